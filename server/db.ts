@@ -1,0 +1,146 @@
+// The reference API's SQLite database: schema and opening. One file on disk for `npm start`
+// (DATABASE_PATH, default data/portal.sqlite), ':memory:' in tests.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const schema = `
+CREATE TABLE IF NOT EXISTS affiliates (
+  affiliate_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  parent_id TEXT REFERENCES affiliates(affiliate_id)
+);
+
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY,
+  username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  password_hash TEXT NOT NULL,
+  affiliate_id TEXT REFERENCES affiliates(affiliate_id),
+  is_superuser INTEGER NOT NULL DEFAULT 0,
+  -- 'totp' or 'email' once a two-factor device is confirmed; NULL until then
+  twofa_method TEXT CHECK (twofa_method IN ('totp', 'email')),
+  -- Base32 TOTP secret of the confirmed authenticator device
+  totp_secret TEXT,
+  -- last accepted TOTP time step: a code is accepted once
+  totp_last_step INTEGER NOT NULL DEFAULT 0
+);
+
+-- Two-factor devices being set up (spec: device_id), confirmed or not.
+CREATE TABLE IF NOT EXISTS devices (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  kind TEXT NOT NULL CHECK (kind IN ('totp', 'email')),
+  secret TEXT,
+  created_at INTEGER NOT NULL,
+  confirmed_at INTEGER
+);
+
+-- E-mailed six-digit codes: for an e-mail device being set up, or for signing in.
+CREATE TABLE IF NOT EXISTS email_codes (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  purpose TEXT NOT NULL CHECK (purpose IN ('setup', 'login')),
+  device_id TEXT REFERENCES devices(id),
+  code TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+
+-- Every e-mail the server "sends": printed on the console and kept here.
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY,
+  to_email TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  code TEXT,
+  created_at INTEGER NOT NULL
+);
+
+-- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once.
+CREATE TABLE IF NOT EXISTS refresh_tokens (
+  jti TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS payment_events (
+  id INTEGER PRIMARY KEY,
+  -- ISO 8601 in UTC ('2026-11-05T14:03:00.000Z'); sorts and compares as text
+  created TEXT NOT NULL,
+  amount TEXT,
+  affiliate_id TEXT REFERENCES affiliates(affiliate_id),
+  commission_pc TEXT,
+  product TEXT NOT NULL,
+  -- JSON array of {policy_number, travelers: [{first_name, last_name}]}
+  policies TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS payment_events_created ON payment_events(created);
+
+-- A connection fee earned by the parent of the connected affiliate on one of its sales;
+-- id is the id of the underlying sale (decisions.md section 2).
+CREATE TABLE IF NOT EXISTS connection_fees (
+  id INTEGER PRIMARY KEY,
+  created TEXT NOT NULL,
+  amount TEXT,
+  affiliate_id TEXT REFERENCES affiliates(affiliate_id),
+  connection_fee_pc TEXT,
+  connection_fee_amount TEXT
+);
+CREATE INDEX IF NOT EXISTS connection_fees_created ON connection_fees(created);
+
+CREATE TABLE IF NOT EXISTS reports (
+  id INTEGER PRIMARY KEY,
+  report_date TEXT NOT NULL,
+  start_date TEXT NOT NULL,
+  end_date TEXT NOT NULL,
+  affiliate_id TEXT NOT NULL REFERENCES affiliates(affiliate_id),
+  sales INTEGER NOT NULL,
+  premium_collected TEXT NOT NULL,
+  commission TEXT NOT NULL,
+  connection_fees TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS invites (
+  id TEXT PRIMARY KEY,
+  affiliate_id TEXT NOT NULL REFERENCES affiliates(affiliate_id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+
+-- Failed attempts (passwords, codes) per key, for throttling.
+CREATE TABLE IF NOT EXISTS failed_attempts (
+  key TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS failed_attempts_key ON failed_attempts(key, at);
+
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
+/** Opens (creating when needed) the database at `file`, or an in-memory one for ':memory:'. */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(schema);
+  return db;
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
