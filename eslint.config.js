@@ -1,0 +1,171 @@
+// ESLint flat config. The import rules enforce the arrows of style.md:
+// views -> machines and hooks -> api and derivations; server/ shares only src/api/schemas.ts.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { existsSync, readdirSync } from 'node:fs';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+// Files that only tests/tsconfig.json compiles. The project service finds the nearest
+// tsconfig.json, which for src/**/*.test.tsx or vite.config.ts is the root one that leaves them
+// out, so these files are parsed with tests/tsconfig.json named explicitly.
+const testsProgramFiles = [
+  'tests/**/*.{ts,tsx}',
+  'src/**/*.test.{ts,tsx}',
+  'machines/**/*.test.ts',
+  'scripts/**/*.ts',
+  'vite.config.ts',
+];
+
+const testFiles = ['**/*.test.{ts,tsx}', 'tests/**/*.{ts,tsx}'];
+
+// One zone per feature folder: a feature may not import another (bulletproof-react).
+const featuresDir = `${root}/src/features`;
+const features = [
+  ...new Set([
+    'auth',
+    'dashboard',
+    'reports',
+    'invite',
+    ...(existsSync(featuresDir)
+      ? readdirSync(featuresDir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+      : []),
+  ]),
+];
+
+const layerZones = [
+  {
+    target: './machines',
+    from: ['./src/features', './src/app'],
+    message: 'Machines must not depend on views; views depend on machines.',
+  },
+  {
+    target: './machines',
+    from: './src/**/*.tsx',
+    message: 'Machines must not depend on views; views depend on machines.',
+  },
+  {
+    target: ['./src/api', './src/domain'],
+    from: ['./src/features', './src/app'],
+    message: 'The API client and the domain rules must not depend on views.',
+  },
+  {
+    target: './server',
+    from: './src',
+    except: ['./api/schemas.ts'],
+    message: 'The server shares only src/api/schemas.ts with the SPA.',
+  },
+  {
+    target: './server',
+    from: './machines',
+    message: 'The server shares only src/api/schemas.ts with the SPA.',
+  },
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message: 'Features must not import each other; compose them in src/app.',
+  })),
+];
+
+export default defineConfig(
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', 'data/', 'docs/']),
+
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: root,
+      },
+    },
+  },
+  {
+    files: testsProgramFiles,
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './tests/tsconfig.json',
+      },
+    },
+  },
+  {
+    // Config files written in JavaScript belong to no TypeScript program.
+    files: ['**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'tests/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['server/**/*.ts', 'scripts/**/*.ts', 'vite.config.ts'],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+  {
+    files: ['**/*.tsx'],
+    extends: [jsxA11y.flatConfigs.recommended],
+  },
+
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.json', '.node'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
+    },
+  },
+  {
+    files: ['machines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'react-dom', '@xstate/react', 'swr', 'wouter'].map((name) => ({
+            name,
+            message: 'Machines stay free of React, data fetching hooks and the router.',
+          })),
+          patterns: [
+            {
+              group: ['react/*', 'react-dom/*', 'swr/*', 'wouter/*'],
+              message: 'Machines stay free of React, data fetching hooks and the router.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    files: testFiles,
+    rules: {
+      // expect(object.method).toHaveBeenCalled() passes methods around on purpose.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);

@@ -1,0 +1,75 @@
+// The reference v2 API as a Hono app: every call of spec section 7 under /api/v2/, and in demo
+// mode the e-mail outbox at /__dev/outbox. Tests run it in process with an in-memory database.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv, ServerContext } from './context.ts';
+import type { Db } from './db.ts';
+import { ApiError, detail, errorResponse, messages } from './http.ts';
+import { createMailer } from './mail.ts';
+import { affiliateRoutes } from './routes/affiliates.ts';
+import { reportRoutes } from './routes/reports.ts';
+import { salesRoutes } from './routes/sales.ts';
+import { tokenRoutes } from './routes/token.ts';
+import { twoFactorRoutes } from './routes/two-factor.ts';
+import { createThrottle } from './throttle.ts';
+import { createTokenService } from './tokens.ts';
+
+export const API_BASE = '/api/v2';
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  /** HS256 signing key. */
+  secret: Uint8Array;
+  now?: () => number;
+  /** Lists the outbox at GET /__dev/outbox. */
+  demo?: boolean;
+  accessLifetimeSeconds?: number;
+  refreshLifetimeSeconds?: number;
+  /** Where the outbox prints; the console by default. */
+  print?: (line: string) => void;
+}
+
+export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: ServerContext } {
+  const now = options.now ?? Date.now;
+  const { db } = options;
+  const context: ServerContext = {
+    db,
+    now,
+    demo: options.demo ?? false,
+    tokens: createTokenService(db, {
+      secret: options.secret,
+      now,
+      accessLifetimeSeconds: options.accessLifetimeSeconds ?? 5 * 60,
+      refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? 24 * 60 * 60,
+    }),
+    throttle: createThrottle(db, now),
+    mail: createMailer(db, now, options.print ?? ((line) => console.log(line))),
+  };
+
+  const api = new Hono<AppEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ detail: `Request body too large: at most ${MAX_BODY_BYTES} bytes.` }, 413),
+    }),
+  );
+  api.route('/', tokenRoutes(context));
+  api.route('/', twoFactorRoutes(context));
+  api.route('/', affiliateRoutes(context));
+  api.route('/', salesRoutes(context));
+  api.route('/', reportRoutes(context));
+  api.notFound((c) => c.json({ detail: messages.notFound }, 404));
+
+  const app = new Hono<AppEnv>();
+  app.route(API_BASE, api);
+  if (context.demo) {
+    app.get('/__dev/outbox', (c) => c.json(context.mail.list(c.req.query('to'))));
+  }
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    console.error(error);
+    return errorResponse(c, detail(500, 'A server error occurred.'));
+  });
+  return { app, context };
+}

@@ -1,0 +1,63 @@
+// Authentication and permissions: bearer tokens, 2FA verification, the affiliate scope of a
+// request (own affiliate and its descendants), and superuser-only impersonation.
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Scope, ServerContext } from './context.ts';
+import type { Db } from './db.ts';
+import { detail, fieldErrors, messages } from './http.ts';
+import { findUserById } from './users.ts';
+
+export interface AuthRequirement {
+  /** Data endpoints need a 2FA-verified token; the 2FA steps accept a partial one. */
+  verified: boolean;
+}
+
+export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    if (!header) throw detail(401, messages.notAuthenticated);
+    const [scheme, token] = header.split(' ');
+    if (scheme !== 'Bearer' || !token) throw detail(401, messages.notAuthenticated);
+    const claims = await ctx.tokens.verifyAccess(token);
+    const user = findUserById(ctx.db, claims.user_id);
+    if (!user) throw detail(401, 'User not found');
+    if (verified && !claims.is_2fa_verified) throw detail(403, 'Two-factor authentication required.');
+    c.set('user', user);
+    c.set('claims', claims);
+    c.set('scope', resolveScope(ctx.db, user.is_superuser === 1, user.affiliate_id, c.req.query('impersonate_affiliate')));
+    await next();
+  };
+}
+
+function resolveScope(db: Db, isSuperuser: boolean, ownAffiliate: string | null, impersonate: string | undefined): Scope {
+  if (impersonate !== undefined) {
+    if (!isSuperuser) throw detail(403, 'Only superusers may view the portal as another affiliate.');
+    if (!affiliateExists(db, impersonate)) throw fieldErrors({ impersonate_affiliate: ['Unknown affiliate.'] });
+    return { all: false, affiliateIds: withDescendants(db, impersonate) };
+  }
+  if (isSuperuser) return { all: true };
+  return { all: false, affiliateIds: ownAffiliate ? withDescendants(db, ownAffiliate) : [] };
+}
+
+function affiliateExists(db: Db, id: string): boolean {
+  return db.prepare('SELECT 1 FROM affiliates WHERE affiliate_id = ?').get(id) !== undefined;
+}
+
+/** The affiliate and every affiliate below it. */
+export function withDescendants(db: Db, id: string): string[] {
+  const rows = db
+    .prepare<[string], { affiliate_id: string }>(
+      `WITH RECURSIVE tree(affiliate_id) AS (
+         SELECT affiliate_id FROM affiliates WHERE affiliate_id = ?
+         UNION SELECT a.affiliate_id FROM affiliates a JOIN tree t ON a.parent_id = t.affiliate_id)
+       SELECT affiliate_id FROM tree`,
+    )
+    .all(id);
+  return rows.map((row) => row.affiliate_id);
+}
+
+/** SQL condition and parameters restricting `column` to the scope. */
+export function scopeFilter(scope: Scope, column: string): { sql: string; params: string[] } {
+  if (scope.all) return { sql: '1 = 1', params: [] };
+  if (scope.affiliateIds.length === 0) return { sql: '0 = 1', params: [] };
+  return { sql: `${column} IN (${scope.affiliateIds.map(() => '?').join(', ')})`, params: scope.affiliateIds };
+}

@@ -1,0 +1,68 @@
+// One-time codes: RFC 6238 TOTP (otplib; each time step accepted once) and six-digit codes sent
+// by e-mail (valid 10 minutes, each accepted once).
+import { randomInt } from 'node:crypto';
+import { generateSecret, generateURI, verify } from 'otplib';
+import type { ServerContext } from './context.ts';
+import type { UserRow } from './users.ts';
+
+export const CODE_LENGTH = 6;
+const EMAIL_CODE_LIFETIME_MS = 10 * 60_000;
+export const TOTP_ISSUER = 'Affiliate Portal';
+
+export function newTotpSecret(): string {
+  return generateSecret();
+}
+
+export function totpUri(secret: string, username: string): string {
+  return generateURI({ issuer: TOTP_ISSUER, label: username, secret });
+}
+
+/**
+ * Checks a TOTP code against a secret, one step of clock drift either way, and only for time
+ * steps after `afterStep` (no replay). Answers the matched time step, or null.
+ */
+export async function checkTotp(ctx: ServerContext, secret: string, code: string, afterStep: number): Promise<number | null> {
+  if (!/^\d{6}$/.test(code)) return null;
+  try {
+    const result = await verify({
+      secret,
+      token: code,
+      epoch: Math.floor(ctx.now() / 1000),
+      epochTolerance: 30,
+      ...(afterStep > 0 ? { afterTimeStep: afterStep } : {}),
+    });
+    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates a code for the user, and e-mails it. */
+export function sendEmailCode(ctx: ServerContext, user: UserRow, purpose: 'setup' | 'login', deviceId: string | null): void {
+  const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+  ctx.db
+    .prepare('INSERT INTO email_codes (user_id, purpose, device_id, code, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(user.id, purpose, deviceId, code, ctx.now(), ctx.now() + EMAIL_CODE_LIFETIME_MS);
+  const subject = purpose === 'setup' ? 'Confirm e-mail two-factor authentication' : 'Your sign-in code';
+  ctx.mail.send({
+    to: user.email,
+    subject,
+    body: `Your ${purpose === 'setup' ? 'confirmation' : 'sign-in'} code for the Affiliate Portal is ${code}. It expires in 10 minutes.`,
+    code,
+  });
+}
+
+/** Accepts an unused, unexpired code of the user for the purpose (and device), once. */
+export function redeemEmailCode(ctx: ServerContext, user: UserRow, purpose: 'setup' | 'login', code: string, deviceId: string | null): boolean {
+  if (!/^\d{6}$/.test(code)) return false;
+  const result = ctx.db
+    .prepare(
+      `UPDATE email_codes SET used_at = ?
+       WHERE id = (SELECT id FROM email_codes
+                   WHERE user_id = ? AND purpose = ? AND code = ? AND used_at IS NULL AND expires_at > ?
+                     AND (? IS NULL OR device_id = ?)
+                   ORDER BY id DESC LIMIT 1)`,
+    )
+    .run(ctx.now(), user.id, purpose, code, ctx.now(), deviceId, deviceId);
+  return result.changes === 1;
+}

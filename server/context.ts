@@ -1,0 +1,27 @@
+// What every route module is given: the database, the clock, tokens, throttling and mail.
+import type { Db } from './db.ts';
+import type { Mailer } from './mail.ts';
+import type { Throttle } from './throttle.ts';
+import type { AccessTokenClaims, TokenService } from './tokens.ts';
+import type { UserRow } from './users.ts';
+
+export interface ServerContext {
+  db: Db;
+  /** Milliseconds since the epoch; tests move it. */
+  now: () => number;
+  tokens: TokenService;
+  throttle: Throttle;
+  mail: Mailer;
+  demo: boolean;
+}
+
+/** The affiliates a request may see: every one (a superuser not viewing as anyone) or a list. */
+export type Scope = { all: true } | { all: false; affiliateIds: string[] };
+
+export interface AppEnv {
+  Variables: {
+    user: UserRow;
+    claims: AccessTokenClaims;
+    scope: Scope;
+  };
+}

@@ -1,0 +1,81 @@
+// Errors and request bodies the way a Django REST Framework back end answers them
+// (decisions.md section 5): {"detail": "..."} for 401/403/404/429, field errors for 400.
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import * as z from 'zod';
+
+export type ErrorBody = Record<string, string | string[]>;
+
+/** Thrown by handlers and turned into a JSON answer by the app's error handler. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly body: ErrorBody,
+  ) {
+    super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
+  }
+}
+
+export const detail = (status: ContentfulStatusCode, text: string) => new ApiError(status, { detail: text });
+export const fieldErrors = (errors: Record<string, string[]>) => new ApiError(400, errors);
+
+export const messages = {
+  notAuthenticated: 'Authentication credentials were not provided.',
+  tokenNotValid: 'Given token not valid for any token type',
+  permissionDenied: 'You do not have permission to perform this action.',
+  notFound: 'Not found.',
+  required: 'This field is required.',
+  blank: 'This field may not be blank.',
+} as const;
+
+/** Field error text for one zod issue, in DRF's words where DRF has them. */
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return messages.required;
+    if (issue.input === null) return 'This field may not be null.';
+    return issue.expected === 'string' ? 'Not a valid string.' : `Expected a ${issue.expected}.`;
+  }
+  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) return messages.blank;
+  return issue.message;
+}
+
+/** Zod issues as DRF field errors: {"field": ["message", ...]}. */
+export function toFieldErrors(error: z.ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const field = typeof issue.path[0] === 'string' ? issue.path[0] : 'non_field_errors';
+    (errors[field] ??= []).push(issueText(issue));
+  }
+  return errors;
+}
+
+/** Reads a JSON object body and validates it; malformed or mistyped input is a 400, never a 500. */
+export async function readBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const type = c.req.header('content-type');
+  const text = await c.req.text();
+  if (text.trim() !== '' && type && !/^application\/(.+\+)?json\b/i.test(type)) {
+    throw detail(415, `Unsupported media type "${type.split(';')[0]}" in request.`);
+  }
+  let data: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw detail(400, `JSON parse error - ${(error as Error).message}`);
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    const got = Array.isArray(data) ? 'list' : data === null ? 'null' : typeof data;
+    throw fieldErrors({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] });
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) throw fieldErrors(toFieldErrors(result.error));
+  return result.data;
+}
+
+/** A required, non-blank string field. */
+export const requiredString = z.string().trim().min(1);
+
+export function errorResponse(c: Context, error: ApiError) {
+  return c.json(error.body, error.status);
+}

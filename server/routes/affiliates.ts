@@ -1,0 +1,75 @@
+// GET affiliates/ (the request's scope), and invites: GET affiliates/invites/{id}/ and
+// POST affiliates/invites/register/, both without authentication. An invite works once.
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { requireAuth, scopeFilter } from '../auth.ts';
+import type { AppEnv, ServerContext } from '../context.ts';
+import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
+import { hashPassword } from '../passwords.ts';
+import { findUserById, type UserRow } from '../users.ts';
+
+interface AffiliateRow {
+  affiliate_id: string;
+  name: string;
+  parent_id: string | null;
+}
+
+interface InviteRow {
+  id: string;
+  affiliate_id: string;
+  name: string;
+}
+
+const registerBody = z.object({
+  email: requiredString.pipe(z.email('Enter a valid email address.')),
+  password: z.string().min(1).min(8, 'This password is too short. It must contain at least 8 characters.').max(128),
+  invite_id: requiredString,
+});
+
+export function affiliateRoutes(ctx: ServerContext) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/affiliates/', requireAuth(ctx, { verified: true }), (c) => {
+    const scope = scopeFilter(c.get('scope'), 'affiliate_id');
+    const rows = ctx.db
+      .prepare<unknown[], AffiliateRow>(`SELECT * FROM affiliates WHERE ${scope.sql} ORDER BY name`)
+      .all(...scope.params);
+    return c.json(rows.map((row) => ({ affiliate_ID: row.affiliate_id, name: row.name, parent: row.parent_id })));
+  });
+
+  const findOpenInvite = (id: string) =>
+    ctx.db
+      .prepare<[string, number], InviteRow>(
+        `SELECT i.id, i.affiliate_id, a.name FROM invites i JOIN affiliates a ON a.affiliate_id = i.affiliate_id
+         WHERE i.id = ? AND i.used_at IS NULL AND i.expires_at > ?`,
+      )
+      .get(id, ctx.now());
+
+  app.get('/affiliates/invites/:inviteId/', (c) => {
+    const invite = findOpenInvite(c.req.param('inviteId'));
+    if (!invite) throw detail(404, messages.notFound);
+    return c.json({ affiliate: { affiliate_ID: invite.affiliate_id, name: invite.name } });
+  });
+
+  app.post('/affiliates/invites/register/', async (c) => {
+    const { email, password, invite_id } = await readBody(c, registerBody);
+    const invite = findOpenInvite(invite_id);
+    if (!invite) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
+    const taken = ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?').get(email, email);
+    if (taken) throw fieldErrors({ email: ['A user with that email already exists.'] });
+    const user = ctx.db.transaction((): UserRow | undefined => {
+      // Marking the invite used in the same transaction: two registrations cannot share it.
+      const used = ctx.db.prepare('UPDATE invites SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), invite.id);
+      if (used.changes !== 1) return undefined;
+      const { lastInsertRowid } = ctx.db
+        .prepare('INSERT INTO users (username, email, password_hash, affiliate_id) VALUES (?, ?, ?, ?)')
+        .run(email, email, hashPassword(password), invite.affiliate_id);
+      return findUserById(ctx.db, Number(lastInsertRowid));
+    })();
+    if (!user) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
+    const tokens = await ctx.tokens.issue(user, false);
+    return c.json({ user: { username: user.username, email: user.email }, tokens }, 201);
+  });
+
+  return app;
+}

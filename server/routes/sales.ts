@@ -1,0 +1,104 @@
+// GET payment_events/ and connection_fees/ for ?start=ISO&end=ISO (end optional), limited to the
+// affiliates the request may see. Connection fees belong to the connected affiliate's parent.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { DateTime } from 'luxon';
+import { requireAuth, scopeFilter } from '../auth.ts';
+import type { AppEnv, ServerContext } from '../context.ts';
+import { fieldErrors, messages } from '../http.ts';
+
+interface PaymentEventRow {
+  id: number;
+  created: string;
+  amount: string | null;
+  affiliate_id: string | null;
+  commission_pc: string | null;
+  product: string;
+  policies: string;
+}
+
+interface ConnectionFeeRow {
+  id: number;
+  created: string;
+  amount: string | null;
+  affiliate_id: string | null;
+  connection_fee_pc: string | null;
+  connection_fee_amount: string | null;
+}
+
+/** The start and end query parameters as stored timestamps (UTC ISO, comparable as text). */
+function readRange(c: Context<AppEnv>): { start: string; end: string | null } {
+  const errors: Record<string, string[]> = {};
+  const parse = (name: 'start' | 'end', required: boolean): string | null => {
+    const value = c.req.query(name);
+    if (value === undefined || value === '') {
+      if (required) errors[name] = [messages.required];
+      return null;
+    }
+    const time = DateTime.fromISO(value, { setZone: true });
+    if (!time.isValid) {
+      errors[name] = ['Enter a valid date/time.'];
+      return null;
+    }
+    return time.toUTC().toISO();
+  };
+  const start = parse('start', true);
+  const end = parse('end', false);
+  if (Object.keys(errors).length > 0 || start === null) throw fieldErrors(errors);
+  return { start, end };
+}
+
+export function salesRoutes(ctx: ServerContext) {
+  const app = new Hono<AppEnv>();
+  const verified = requireAuth(ctx, { verified: true });
+
+  app.get('/payment_events/', verified, (c) => {
+    const { start, end } = readRange(c);
+    const scope = scopeFilter(c.get('scope'), 'affiliate_id');
+    const rows = ctx.db
+      .prepare<unknown[], PaymentEventRow>(
+        `SELECT * FROM payment_events
+         WHERE created >= ? AND (? IS NULL OR created < ?) AND ${scope.sql}
+         ORDER BY created, id`,
+      )
+      .all(start, end, end, ...scope.params);
+    return c.json(
+      rows.map((row) => ({
+        id: row.id,
+        created: row.created,
+        amount: row.amount,
+        order: {
+          affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+          affiliate_commission_pc: row.commission_pc,
+          plan: { product: row.product },
+          policy: JSON.parse(row.policies) as unknown,
+        },
+      })),
+    );
+  });
+
+  app.get('/connection_fees/', verified, (c) => {
+    const { start, end } = readRange(c);
+    const scope = scopeFilter(c.get('scope'), 'parent_id');
+    const rows = ctx.db
+      .prepare<unknown[], ConnectionFeeRow>(
+        `SELECT * FROM connection_fees
+         WHERE created >= ? AND (? IS NULL OR created < ?)
+           AND affiliate_id IN (SELECT affiliate_id FROM affiliates WHERE ${scope.sql})
+         ORDER BY created, id`,
+      )
+      .all(start, end, end, ...scope.params);
+    return c.json(
+      rows.map((row) => ({
+        id: row.id,
+        created: row.created,
+        amount: row.amount,
+        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+        connection_fee_pc: row.connection_fee_pc,
+        connection_fee_amount: row.connection_fee_amount,
+      })),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,120 @@
+// Signed JWTs (HS256, jose) with the access claims of spec section 3. Password login gives a
+// partial pair (is_2fa_verified false); confirming a 2FA setup or verifying a code gives a full
+// one. Refresh tokens rotate: each works once, and the new pair keeps the old one's verification.
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Db } from './db.ts';
+import { detail, messages } from './http.ts';
+import type { UserRow } from './users.ts';
+
+export interface AccessTokenClaims {
+  token_type: 'access';
+  exp: number;
+  iat: number;
+  jti: string;
+  user_id: number;
+  username: string;
+  sub: string;
+  '2fa_method'?: 'totp' | 'email';
+  is_2fa_verified: boolean;
+  affiliate_id: string | null;
+  is_superuser: boolean;
+}
+
+interface RefreshTokenClaims {
+  token_type: 'refresh';
+  exp: number;
+  jti: string;
+  user_id: number;
+  is_2fa_verified: boolean;
+}
+
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+export interface TokenService {
+  issue(user: UserRow, verified: boolean): Promise<TokenPair>;
+  verifyAccess(token: string): Promise<AccessTokenClaims>;
+  /** Checks and revokes a refresh token; answers its user id and verification. */
+  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean }>;
+}
+
+export interface TokenOptions {
+  secret: Uint8Array;
+  now: () => number;
+  accessLifetimeSeconds: number;
+  refreshLifetimeSeconds: number;
+}
+
+export function createTokenService(db: Db, options: TokenOptions): TokenService {
+  const { secret, now, accessLifetimeSeconds, refreshLifetimeSeconds } = options;
+  const nowSeconds = () => Math.floor(now() / 1000);
+  const storeRefresh = db.prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at) VALUES (?, ?, ?)');
+  const revokeRefresh = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
+
+  const sign = (claims: Record<string, unknown>, lifetime: number) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(nowSeconds())
+      .setExpirationTime(nowSeconds() + lifetime)
+      .sign(secret);
+
+  async function verify(token: string, invalid: string): Promise<Record<string, unknown>> {
+    try {
+      const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(now()) });
+      return payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw tokenNotValid(invalid);
+      throw error;
+    }
+  }
+
+  return {
+    async issue(user, verified) {
+      const refreshJti = randomUUID();
+      const access = await sign(
+        {
+          token_type: 'access',
+          jti: randomUUID(),
+          user_id: user.id,
+          username: user.username,
+          sub: String(user.id),
+          ...(user.twofa_method ? { '2fa_method': user.twofa_method } : {}),
+          is_2fa_verified: verified,
+          affiliate_id: user.affiliate_id,
+          is_superuser: user.is_superuser === 1,
+        },
+        accessLifetimeSeconds,
+      );
+      const refresh = await sign(
+        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified },
+        refreshLifetimeSeconds,
+      );
+      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetimeSeconds) * 1000);
+      return { access, refresh };
+    },
+
+    async verifyAccess(token) {
+      const payload = await verify(token, messages.tokenNotValid);
+      if (payload.token_type !== 'access' || typeof payload.user_id !== 'number') throw tokenNotValid(messages.tokenNotValid);
+      return payload as unknown as AccessTokenClaims;
+    },
+
+    async redeemRefresh(token) {
+      const payload = await verify(token, 'Token is invalid or expired');
+      const claims = payload as unknown as RefreshTokenClaims;
+      if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
+      // Revoking and checking in one statement: a refresh token is redeemed at most once.
+      if (revokeRefresh.run(now(), claims.jti).changes !== 1) throw tokenNotValid('Token is blacklisted');
+      return { userId: claims.user_id, verified: claims.is_2fa_verified === true };
+    },
+  };
+}
+
+function tokenNotValid(text: string) {
+  const error = detail(401, text);
+  error.body.code = 'token_not_valid';
+  return error;
+}

@@ -1,0 +1,16 @@
+// GET affiliates/: mapped to {id, name, parent_id} and sorted by name (spec section 3).
+import type { ApiClient } from './client.ts';
+import { affiliateListSchema } from './schemas.ts';
+
+export interface Affiliate {
+  id: string;
+  name: string;
+  parent_id: string | null;
+}
+
+export async function fetchAffiliates(client: ApiClient, signal?: AbortSignal): Promise<Affiliate[]> {
+  const list = await client.request('affiliates/', { schema: affiliateListSchema, signal });
+  return list
+    .map((affiliate) => ({ id: affiliate.affiliate_ID, name: affiliate.name, parent_id: affiliate.parent }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,119 @@
+// The sign-in calls of spec section 7, each turning failures into its own text of spec section 8.
+import type * as z from 'zod/mini';
+import { ApiError, messages, type ApiClient, type RequestOptions } from './client.ts';
+import {
+  emailSetupSchema,
+  loginResponseSchema,
+  refreshResponseSchema,
+  tokenPairSchema,
+  totpSetupSchema,
+  type EmailSetup,
+  type RefreshResponse,
+  type TokenPair,
+  type TotpSetup,
+} from './schemas.ts';
+
+interface FailureTexts {
+  /** The server said no (a 4xx answer). */
+  rejected: (error: ApiError) => string;
+  /** Anything else: 5xx, network, an unexpected response. */
+  failed: (error: unknown) => string;
+}
+
+/** Runs a call and rethrows its failure as an ApiError carrying the call's own text. */
+async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const rejected = error.kind === 'http' && error.status !== null && error.status < 500;
+    // A throttled attempt says when to try again, in the server's words.
+    const text = error.status === 429 ? (error.serverText() ?? texts.rejected(error)) : rejected ? texts.rejected(error) : texts.failed(error);
+    throw new ApiError(text, error.kind, error.status, error.body);
+  }
+}
+
+const fixed = (text: string) => () => text;
+const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
+
+export function createAuthApi(client: ApiClient) {
+  const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
+    client.request(path, { ...options, method: 'POST' });
+
+  return {
+    /** POST token/: a partial (not yet 2FA-verified) token pair. */
+    async login(username: string, password: string): Promise<TokenPair & { username: string }> {
+      const answer = await withTexts(
+        post('token/', { auth: false, body: { username, password }, schema: loginResponseSchema }),
+        { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) },
+      );
+      return 'tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username };
+    },
+
+    /** POST token/refresh/: 401 ends the session; other failures say 'Token refresh failed: {status}'. */
+    refresh(refresh: string): Promise<RefreshResponse> {
+      return withTexts(post('token/refresh/', { auth: false, body: { refresh }, schema: refreshResponseSchema }), {
+        rejected: (error) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0)),
+        failed: (error) => (error instanceof ApiError && error.status !== null ? messages.refresh(error.status) : messages.network),
+      });
+    },
+
+    setupTotp(): Promise<TotpSetup> {
+      return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), {
+        rejected: httpStatus,
+        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.totpSetup),
+      });
+    },
+
+    confirmTotp(token: string, deviceId: string): Promise<TokenPair> {
+      return withTexts(post('2fa/totp/confirm/', { body: { token, device_id: deviceId }, schema: tokenPairSchema }), {
+        rejected: httpStatus,
+        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.totpConfirm),
+      });
+    },
+
+    setupEmail(): Promise<EmailSetup> {
+      return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), {
+        rejected: httpStatus,
+        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.emailSetup),
+      });
+    },
+
+    confirmEmailSetup(token: string, deviceId: string): Promise<TokenPair> {
+      return withTexts(
+        post('2fa/email/confirm_setup/', { body: { token, device_id: deviceId }, schema: tokenPairSchema }),
+        {
+          rejected: httpStatus,
+          failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.emailConfirm),
+        },
+      );
+    },
+
+    /** POST token/send-email/: the sign-in code e-mail (also Resend). */
+    async sendLoginEmail(): Promise<void> {
+      await withTexts(post('token/send-email/', {}), {
+        rejected: (error) => messages.sendEmail.status(error.status ?? 0),
+        failed: (error) =>
+          error instanceof ApiError && error.status !== null ? messages.sendEmail.status(error.status) : messages.sendEmail.failed,
+      });
+    },
+
+    /** POST token/verify/ with a TOTP code: a verified token pair. */
+    verifyTotp(code: string): Promise<TokenPair> {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }), {
+        rejected: fixed(messages.totpCode.rejected),
+        failed: fixed(messages.totpCode.failed),
+      });
+    },
+
+    /** POST token/verify/ with an e-mailed code: a verified token pair. */
+    verifyEmailCode(code: string): Promise<TokenPair> {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }), {
+        rejected: fixed(messages.emailCode.rejected),
+        failed: fixed(messages.emailCode.failed),
+      });
+    },
+  };
+}
+
+export type AuthApi = ReturnType<typeof createAuthApi>;

@@ -1,0 +1,167 @@
+// The fetch wrapper every call goes through: the v2 base URL, the bearer token, the
+// impersonate_affiliate parameter, zod validation of every response, and the error texts of
+// spec section 8, all decided here and nowhere else.
+import type * as z from 'zod/mini';
+import { errorBodySchema } from './schemas.ts';
+
+/** Spec section 8: the generic texts, and the texts of each call. */
+export const messages = {
+  forbidden: 'Forbidden: You do not have permission to access this resource.',
+  httpError: (status: number, statusText: string) => `HTTP Error: ${status}: ${statusText}`,
+  httpStatus: (status: number) => `HTTP Error: ${status}`,
+  network: 'Network Error: the server could not be reached.',
+  invalidResponse: (path: string, problem: string) => `Invalid response from ${path}: ${problem}`,
+  login: { rejected: 'Login unsuccessful. Please try again.', failed: 'An error occurred during login.' },
+  sessionExpired: 'Authentication session expired. Please log in again.',
+  emailCode: { rejected: 'Invalid email code. Please try again.', failed: 'An error occurred during verification.' },
+  totpCode: { rejected: 'Invalid TOTP code. Please try again.', failed: 'An error occurred during verification.' },
+  totpSetup: 'Failed to setup TOTP',
+  totpConfirm: 'Failed to confirm TOTP',
+  emailSetup: 'Failed to setup email 2FA',
+  emailConfirm: 'Failed to confirm email 2FA',
+  sendEmail: { status: (status: number) => `Failed to send email: ${status}`, failed: 'Failed to send verification email' },
+  refresh: (status: number) => `Token refresh failed: ${status}`,
+  inviteNotFound: 'The invite link appears to be invalid or expired.',
+  reportsAffiliates: 'Error loading affiliates!',
+  selectorError: 'Error!',
+  setupDeviceMissing: 'Device ID not available',
+  setupCodeMissing: 'Please enter a token',
+} as const;
+
+export type ErrorKind = 'http' | 'network' | 'schema';
+
+/** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly kind: ErrorKind,
+    readonly status: number | null = null,
+    readonly body: Record<string, string | string[]> | null = null,
+  ) {
+    super(message);
+  }
+
+  /** Field errors of a 400 answer, each field's messages joined by a comma (spec section 5). */
+  fieldErrors(): Record<string, string> {
+    const errors: Record<string, string> = {};
+    for (const [field, value] of Object.entries(this.body ?? {})) {
+      errors[field] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return errors;
+  }
+
+  /** The server's own words: `detail`, else `error`, else the first field error. */
+  serverText(): string | null {
+    const errors = this.fieldErrors();
+    return errors.detail ?? errors.error ?? Object.values(errors)[0] ?? null;
+  }
+}
+
+/** The generic text of a non-OK answer (spec section 8). */
+export function httpErrorText(status: number, statusText: string): string {
+  return status === 403 ? messages.forbidden : messages.httpError(status, statusText);
+}
+
+export interface ApiClientOptions {
+  /** The v2 base URL, ending in '/': '/api/v2/' by default (decisions.md section 1). */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  getAccessToken?: () => string | null;
+  getImpersonatedAffiliate?: () => string | null;
+  /**
+   * Called once when an authenticated call meets a 401: answers a fresh access token to retry
+   * with, or null when the session is over. The session makes sure one refresh runs at a time.
+   */
+  refreshAccessToken?: () => Promise<string | null>;
+}
+
+export interface RequestOptions<S extends z.ZodMiniType> {
+  method?: 'GET' | 'POST';
+  /** A JSON body. */
+  body?: unknown;
+  query?: Record<string, string | undefined>;
+  /** Sends the bearer token and impersonate_affiliate; true unless the call is public. */
+  auth?: boolean;
+  /** The response's schema; without one the answer's body is not read. */
+  schema?: S;
+  signal?: AbortSignal;
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export function createApiClient(options: ApiClientOptions) {
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  function url(path: string, query: Record<string, string | undefined>, auth: boolean): string {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
+    const impersonated = auth ? options.getImpersonatedAffiliate?.() : null;
+    if (impersonated) params.set('impersonate_affiliate', impersonated);
+    const search = params.toString();
+    return `${options.baseUrl}${path}${search ? `?${search}` : ''}`;
+  }
+
+  async function send(path: string, init: RequestInit, query: Record<string, string | undefined>, auth: boolean): Promise<Response> {
+    const attempt = async (token: string | null | undefined) => {
+      const headers = new Headers(init.headers);
+      headers.set('Accept', 'application/json');
+      if (auth && token) headers.set('Authorization', `Bearer ${token}`);
+      try {
+        return await doFetch(url(path, query, auth), { ...init, headers });
+      } catch (error) {
+        if (init.signal?.aborted) throw error;
+        throw new ApiError(messages.network, 'network');
+      }
+    };
+    const response = await attempt(auth ? options.getAccessToken?.() : null);
+    if (response.status !== 401 || !auth || !options.refreshAccessToken) return response;
+    const fresh = await options.refreshAccessToken();
+    return fresh ? attempt(fresh) : response;
+  }
+
+  async function failure(response: Response): Promise<ApiError> {
+    let body: Record<string, string | string[]> | null = null;
+    try {
+      const parsed = errorBodySchema.safeParse(await response.json());
+      if (parsed.success) body = parsed.data;
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    return new ApiError(httpErrorText(response.status, response.statusText), 'http', response.status, body);
+  }
+
+  async function request<S extends z.ZodMiniType>(path: string, request: RequestOptions<S> = {}): Promise<z.infer<S>> {
+    const { method = 'GET', body, query = {}, auth = true, schema, signal } = request;
+    const init: RequestInit = { method, signal };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { 'Content-Type': 'application/json' };
+    }
+    const response = await send(path, init, query, auth);
+    if (!response.ok) throw await failure(response);
+    if (!schema) return undefined as z.infer<S>;
+    let data: unknown;
+    try {
+      data = await response.json();
+    } catch {
+      throw new ApiError(messages.invalidResponse(path, 'the body is not JSON'), 'schema', response.status);
+    }
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+      throw new ApiError(messages.invalidResponse(path, `${where}${issue?.message ?? 'unexpected shape'}`), 'schema', response.status);
+    }
+    return parsed.data as z.infer<S>;
+  }
+
+  /** A file download through the same authentication. */
+  async function blob(path: string, request: { signal?: AbortSignal } = {}): Promise<Blob> {
+    const response = await send(path, { method: 'GET', signal: request.signal }, {}, true);
+    if (!response.ok) throw await failure(response);
+    return response.blob();
+  }
+
+  return { request, blob };
+}

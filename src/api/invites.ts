@@ -1,0 +1,37 @@
+// The invite calls (no authentication): look an invite up, and register through it.
+import { ApiError, messages, type ApiClient } from './client.ts';
+import { inviteSchema, registrationResponseSchema, type Invite, type RegistrationResponse } from './schemas.ts';
+
+export interface Registration {
+  email: string;
+  password: string;
+  invite_id: string;
+}
+
+export function createInviteApi(client: ApiClient) {
+  return {
+    /** GET affiliates/invites/{id}/: 404 means invalid or expired. */
+    async getInvite(inviteId: string): Promise<Invite> {
+      try {
+        return await client.request(`affiliates/invites/${encodeURIComponent(inviteId)}/`, { auth: false, schema: inviteSchema });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.kind !== 'http' || error.status === null) throw error;
+        const text =
+          error.status === 404 ? messages.inviteNotFound : (error.fieldErrors().error ?? messages.httpStatus(error.status));
+        throw new ApiError(text, error.kind, error.status, error.body);
+      }
+    },
+
+    /** POST affiliates/invites/register/: a 400's field errors stay on the ApiError (fieldErrors()). */
+    register(registration: Registration): Promise<RegistrationResponse> {
+      return client.request('affiliates/invites/register/', {
+        method: 'POST',
+        auth: false,
+        body: registration,
+        schema: registrationResponseSchema,
+      });
+    },
+  };
+}
+
+export type InviteApi = ReturnType<typeof createInviteApi>;
