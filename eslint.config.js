@@ -43,12 +43,7 @@ const features = [
 const layerZones = [
   {
     target: './machines',
-    from: ['./src/features', './src/app'],
-    message: 'Machines must not depend on views; views depend on machines.',
-  },
-  {
-    target: './machines',
-    from: './src/**/*.tsx',
+    from: ['./src/features/**', './src/app/**', './src/**/*.tsx'],
     message: 'Machines must not depend on views; views depend on machines.',
   },
   {

@@ -1,7 +1,6 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { configDefaults } from 'vitest/config';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 8080}`;
 
@@ -55,7 +54,7 @@ export default defineConfig({
             'machines/**/*.test.ts',
             'tests/**/*.test.{ts,tsx}',
           ],
-          exclude: [...configDefaults.exclude, 'tests/e2e/**'],
+          exclude: ['**/node_modules/**', '**/.git/**', 'tests/e2e/**'],
           setupFiles: ['tests/setup.ts'],
         },
       },

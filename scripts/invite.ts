@@ -2,8 +2,8 @@
 // Reads DATABASE_PATH (default data/portal.sqlite) and PUBLIC_URL or PORT for the printed link.
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import { openDatabase, type Db } from '../server/db';
-import { createInvite } from '../server/seed';
+import { openDatabase, type Db } from '../server/db.ts';
+import { createInvite } from '../server/seed.ts';
 
 const USAGE = 'Usage: npm run invite -- AFFILIATE_ID';
 

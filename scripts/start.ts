@@ -39,4 +39,4 @@ if (buildIsStale()) {
 const config = readServerConfig(8080);
 const server = await startServer({ ...config, distDir: dist });
 console.log(banner(server.url, config.demo));
-stopOnSignals(server.close);
+stopOnSignals(() => server.close());

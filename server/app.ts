@@ -59,7 +59,8 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
   api.route('/', affiliateRoutes(context));
   api.route('/', salesRoutes(context));
   api.route('/', reportRoutes(context));
-  api.notFound((c) => c.json({ detail: messages.notFound }, 404));
+  // A catch-all route, not api.notFound(): app.route() copies only the sub-app's routes.
+  api.all('*', (c) => c.json({ detail: messages.notFound }, 404));
 
   const app = new Hono<AppEnv>();
   app.route(API_BASE, api);

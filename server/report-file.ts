@@ -5,7 +5,7 @@
 import BigNumber from 'bignumber.js';
 import ExcelJS from 'exceljs';
 import { DateTime, type Zone } from 'luxon';
-import type { Db } from './db';
+import type { Db } from './db.ts';
 
 export interface ReportRow {
   id: number;

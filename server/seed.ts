@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
-import { type Db, getMeta, setMeta } from './db';
-import { hashPassword } from './passwords';
-import { moneyString, reportFigures, type ReportFigures } from './report-file';
+import { type Db, getMeta, setMeta } from './db.ts';
+import { hashPassword } from './passwords.ts';
+import { moneyString, reportFigures, type ReportFigures } from './report-file.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026';
 

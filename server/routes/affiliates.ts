@@ -22,7 +22,7 @@ interface InviteRow {
 
 const registerBody = z.object({
   email: requiredString.pipe(z.email('Enter a valid email address.')),
-  password: z.string().min(1).min(8, 'This password is too short. It must contain at least 8 characters.').max(128),
+  password: z.string().min(1, { abort: true }).min(8, 'This password is too short. It must contain at least 8 characters.').max(128),
   invite_id: requiredString,
 });
 

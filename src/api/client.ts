@@ -153,7 +153,7 @@ export function createApiClient(options: ApiClientOptions) {
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
       throw new ApiError(messages.invalidResponse(path, `${where}${issue?.message ?? 'unexpected shape'}`), 'schema', response.status);
     }
-    return parsed.data as z.infer<S>;
+    return parsed.data;
   }
 
   /** A file download through the same authentication. */

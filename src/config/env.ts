@@ -9,7 +9,7 @@ const variableNames = [
   'VITE_CURRENCY',
 ] as const;
 
-/** The variables as Vite provides them; anything else in import.meta.env is ignored. */
+/** The raw variables; values are checked, so anything may come in. */
 export type RawEnv = Readonly<Partial<Record<(typeof variableNames)[number], unknown>>>;
 
 const isHttpUrl = (value: string): boolean => {
@@ -83,4 +83,10 @@ export function parseEnv(raw: RawEnv): Env {
   });
 }
 
-export const env = parseEnv(import.meta.env);
+// Each variable is named in full so that Vite replaces it at build time.
+export const env = parseEnv({
+  VITE_API_BASE_URL: import.meta.env.VITE_API_BASE_URL,
+  VITE_GTM_ID: import.meta.env.VITE_GTM_ID,
+  VITE_PUBLIC_SITE_URL: import.meta.env.VITE_PUBLIC_SITE_URL,
+  VITE_CURRENCY: import.meta.env.VITE_CURRENCY,
+});

@@ -1,0 +1,149 @@
+// @vitest-environment node
+import ExcelJS from 'exceljs';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from './db.ts';
+import { buildReportWorkbook, type ReportRow } from './report-file.ts';
+import { ensureDemoData } from './seed.ts';
+
+// The workbook lists the period in the server's local zone; seed in that zone too.
+const TODAY = DateTime.local(2026, 11, 22, 14, 30);
+
+function seeded(): Db {
+  const db = openDatabase(':memory:');
+  ensureDemoData(db, { today: TODAY });
+  return db;
+}
+
+/** The report a user downloads: the latest issue for the affiliate and start date. */
+function latestReport(db: Db, affiliateId: string, startDate: string): ReportRow {
+  return db.prepare('SELECT * FROM reports WHERE affiliate_id = ? AND start_date = ? ORDER BY id DESC LIMIT 1').get(affiliateId, startDate) as ReportRow;
+}
+
+async function loadWorkbook(db: Db, reportId: number): Promise<ExcelJS.Workbook> {
+  const file = await buildReportWorkbook(db, reportId);
+  if (!file) throw new Error(`No workbook for report ${reportId}`);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(file as unknown as ExcelJS.Buffer);
+  return workbook;
+}
+
+function sheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet {
+  const found = workbook.getWorksheet(name);
+  if (!found) throw new Error(`No sheet ${name}`);
+  return found;
+}
+
+/** Data rows (below the header) as arrays of cell values, column A first. */
+function dataRows(worksheet: ExcelJS.Worksheet): ExcelJS.CellValue[][] {
+  const rows: ExcelJS.CellValue[][] = [];
+  worksheet.eachRow((row, number) => {
+    if (number > 1) rows.push((row.values as ExcelJS.CellValue[]).slice(1));
+  });
+  return rows;
+}
+
+function summary(workbook: ExcelJS.Workbook): Map<string, { value: ExcelJS.CellValue; numFmt: string | undefined }> {
+  const entries = new Map<string, { value: ExcelJS.CellValue; numFmt: string | undefined }>();
+  sheet(workbook, 'Summary').eachRow((row) => {
+    entries.set(row.getCell(1).text, { value: row.getCell(2).value, numFmt: row.getCell(2).numFmt });
+  });
+  return entries;
+}
+
+/** The affiliate's events in the period, selected independently of report-file.ts. */
+function eventsOfPeriod(db: Db, affiliateIds: string[], table: 'payment_events' | 'connection_fees', report: ReportRow) {
+  const from = DateTime.fromISO(report.start_date).toJSDate().toISOString();
+  const to = DateTime.fromISO(report.end_date).plus({ days: 1 }).toJSDate().toISOString();
+  return db
+    .prepare(`SELECT * FROM ${table} WHERE affiliate_id IN (${affiliateIds.map(() => '?').join(',')}) AND created >= ? AND created < ? ORDER BY created, id`)
+    .all(...affiliateIds, from, to) as { id: number; created: string; amount: string; policies?: string }[];
+}
+
+const sumOf = (values: ExcelJS.CellValue[]) => values.reduce<number>((total, value) => total + Number(value), 0);
+
+describe('buildReportWorkbook', () => {
+  const db = seeded();
+  const report = latestReport(db, 'AFF-100', '2026-10-01');
+
+  it('answers null for an unknown report', async () => {
+    expect(await buildReportWorkbook(db, 999_999)).toBeNull();
+  });
+
+  it('has a Summary, a Sales and a Connection Fees sheet', async () => {
+    const workbook = await loadWorkbook(db, report.id);
+    expect(workbook.worksheets.map((worksheet) => worksheet.name)).toEqual(['Summary', 'Sales', 'Connection Fees']);
+  });
+
+  it('summarises the stored report row, with money cells as formatted numbers', async () => {
+    const entries = summary(await loadWorkbook(db, report.id));
+    expect(Object.fromEntries([...entries].map(([label, { value }]) => [label, value]))).toEqual({
+      Affiliate: 'Globetrotter Travel',
+      'Affiliate ID': 'AFF-100',
+      Period: '2026-10-01 – 2026-10-31',
+      'Report Date': '2026-11-15',
+      Sales: report.sales,
+      'Premium Collected': Number(report.premium_collected),
+      'Referral Fees': Number(report.commission),
+      'Connection Fees': Number(report.connection_fees),
+    });
+    for (const label of ['Premium Collected', 'Referral Fees', 'Connection Fees']) expect(entries.get(label)?.numFmt).toBe('#,##0.00');
+  });
+
+  it('shows a superseded issue with its own figures', async () => {
+    const issues = db.prepare('SELECT * FROM reports ORDER BY id').all() as ReportRow[];
+    const superseded = issues.find((row) => issues.some((later) => later.id > row.id && later.affiliate_id === row.affiliate_id && later.start_date === row.start_date));
+    if (!superseded) throw new Error('The demo data has no superseded report');
+    const entries = summary(await loadWorkbook(db, superseded.id));
+    expect(entries.get('Sales')?.value).toBe(superseded.sales);
+    expect(entries.get('Premium Collected')?.value).toBe(Number(superseded.premium_collected));
+  });
+
+  it('lists one Sales row per own event of the period, whose totals match the report', async () => {
+    const sales = sheet(await loadWorkbook(db, report.id), 'Sales');
+    expect(sales.getRow(1).values).toEqual([undefined, 'Date', 'Policy Number', 'Traveler(s)', 'Product', 'Amount', 'Commission %', 'Referral Fee']);
+    const rows = dataRows(sales);
+    const events = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
+    expect(rows).toHaveLength(events.length);
+    expect(rows).toHaveLength(report.sales);
+    const policyNumbers = events.map((event) => (JSON.parse(event.policies ?? '[]') as { policy_number: string }[])[0]?.policy_number ?? '');
+    expect(rows.map((row) => row[1] ?? '')).toEqual(policyNumbers);
+    expect(sumOf(rows.map((row) => row[4]))).toBeCloseTo(Number(report.premium_collected), 2);
+    expect(sumOf(rows.map((row) => row[6]))).toBeCloseTo(Number(report.commission), 2);
+  });
+
+  it('writes sale dates as the local wall-clock time of the event', async () => {
+    const [first] = dataRows(sheet(await loadWorkbook(db, report.id), 'Sales'));
+    const [event] = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
+    const local = DateTime.fromISO(event!.created);
+    expect(first?.[0]).toEqual(new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second)));
+  });
+
+  it('lists the connection fees earned on the children\'s sales, whose total matches the report', async () => {
+    const fees = sheet(await loadWorkbook(db, report.id), 'Connection Fees');
+    expect(fees.getRow(1).values).toEqual([undefined, 'Date', 'Connected Affiliate', 'Sale Amount', 'Connection Fee']);
+    const rows = dataRows(fees);
+    expect(rows).toHaveLength(eventsOfPeriod(db, ['AFF-110', 'AFF-120'], 'connection_fees', report).length);
+    expect(new Set(rows.map((row) => row[1]))).toEqual(new Set(['Globetrotter Berlin (AFF-110)', 'Globetrotter Lisbon (AFF-120)']));
+    expect(sumOf(rows.map((row) => row[3]))).toBeCloseTo(Number(report.connection_fees), 2);
+  });
+
+  it('has bold, frozen header rows on the listing sheets', async () => {
+    const workbook = await loadWorkbook(db, report.id);
+    for (const name of ['Sales', 'Connection Fees']) {
+      const worksheet = sheet(workbook, name);
+      expect(worksheet.getRow(1).getCell(1).font?.bold).toBe(true);
+      expect(worksheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+      expect(worksheet.getColumn(1).width).toBeGreaterThan(10);
+    }
+  });
+
+  it('gives a platform-only affiliate zero referral fees and its child\'s connection fees', async () => {
+    const nomad = latestReport(db, 'AFF-300', '2026-10-01');
+    const workbook = await loadWorkbook(db, nomad.id);
+    expect(sumOf(dataRows(sheet(workbook, 'Sales')).map((row) => row[6]))).toBe(0);
+    const fees = dataRows(sheet(workbook, 'Connection Fees'));
+    expect(new Set(fees.map((row) => row[1]))).toEqual(new Set(['Nomad Students (AFF-310)']));
+    expect(sumOf(fees.map((row) => row[3]))).toBeCloseTo(Number(nomad.connection_fees), 2);
+  });
+});
