@@ -70,10 +70,11 @@ export interface ApiClientOptions {
   getAccessToken?: () => string | null;
   getImpersonatedAffiliate?: () => string | null;
   /**
-   * Called once when an authenticated call meets a 401: answers a fresh access token to retry
-   * with, or null when the session is over. The session makes sure one refresh runs at a time.
+   * Called once when an authenticated call meets a 401, with the token that was refused: answers
+   * a fresh access token to retry with, or null when the session is over. The session makes sure
+   * one refresh runs at a time.
    */
-  refreshAccessToken?: () => Promise<string | null>;
+  refreshAccessToken?: (refused: string | null) => Promise<string | null>;
 }
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -114,9 +115,10 @@ export function createApiClient(options: ApiClientOptions) {
         throw new ApiError(messages.network, 'network');
       }
     };
-    const response = await attempt(auth ? options.getAccessToken?.() : null);
+    const token = auth ? (options.getAccessToken?.() ?? null) : null;
+    const response = await attempt(token);
     if (response.status !== 401 || !auth || !options.refreshAccessToken) return response;
-    const fresh = await options.refreshAccessToken();
+    const fresh = await options.refreshAccessToken(token);
     return fresh ? attempt(fresh) : response;
   }
 

@@ -1,0 +1,40 @@
+// The auth machine's side effects, built from what the session gives them: the sign-in calls,
+// token storage, the dataLayer, and the QR code renderer. Tests pass their own.
+import { fromPromise } from 'xstate';
+import type { AuthApi } from '../src/api/auth.ts';
+import type { StoredToken } from '../src/domain/auth-token.ts';
+import { authMachine } from './auth.ts';
+import { tokenRefreshMachine } from './token-refresh.ts';
+
+export interface AuthDependencies {
+  api: AuthApi;
+  /** Writes the token record (null clears it). */
+  saveToken: (token: StoredToken | null) => void;
+  /** Pushes to window.dataLayer. */
+  track: (entry: Record<string, unknown>) => void;
+  /** Loads what draws the QR code; rejects when it cannot. */
+  loadQrCode: () => Promise<void>;
+}
+
+export function provideAuth(deps: AuthDependencies) {
+  return authMachine.provide({
+    actors: {
+      login: fromPromise(({ input }) => deps.api.login(input.username, input.password)),
+      setupTotp: fromPromise(() => deps.api.setupTotp()),
+      generateQrCode: fromPromise(() => deps.loadQrCode()),
+      confirmTotp: fromPromise(({ input }) => deps.api.confirmTotp(input.code, input.deviceId)),
+      setupEmail: fromPromise(() => deps.api.setupEmail()),
+      confirmEmailSetup: fromPromise(({ input }) => deps.api.confirmEmailSetup(input.code, input.deviceId)),
+      sendLoginEmail: fromPromise(() => deps.api.sendLoginEmail()),
+      verifyTotp: fromPromise(({ input }) => deps.api.verifyTotp(input.code)),
+      verifyEmailCode: fromPromise(({ input }) => deps.api.verifyEmailCode(input.code)),
+      tokenRefresh: tokenRefreshMachine.provide({
+        actors: { refreshToken: fromPromise(({ input }) => deps.api.refresh(input.refresh)) },
+      }),
+    },
+    actions: {
+      persistToken: ({ context }) => deps.saveToken(context.token),
+      track: (_, params) => deps.track(params),
+    },
+  });
+}

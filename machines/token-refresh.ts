@@ -1,0 +1,106 @@
+// Token refresh scheduling (spec sections 4 and 9), a child of the auth machine while a verified
+// session lasts. States:
+//   checking    with under 60 s left, or expired, refresh at once; otherwise schedule
+//   scheduled   waiting until 60 s before expiry (or until a request meets a 401)
+//   refreshing  the one refresh call in flight; a missing new refresh token keeps the old one
+//   failed      the refresh failed: the parent clears the token and returns to login
+import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
+import { msUntilRefresh } from '../src/domain/auth-token.ts';
+
+/** After a refresh, the next one waits at least this long, even for a very short-lived token. */
+const MIN_REFRESH_INTERVAL_MS = 5_000;
+
+export interface TokenRefreshContext {
+  tokens: TokenPair;
+}
+
+export type TokenRefreshEvent =
+  /** A request met a 401: refresh now, unless a refresh is already in flight. */
+  | { type: 'REFRESH.REQUEST' }
+  /** The session has a new token from elsewhere (another tab). */
+  | { type: 'TOKEN.UPDATED'; tokens: TokenPair };
+
+/** What the parent hears. */
+export type TokenRefreshParentEvent =
+  | { type: 'TOKEN.REFRESHED'; tokens: TokenPair }
+  | { type: 'SESSION.EXPIRED'; message: string | null };
+
+export const tokenRefreshMachine = setup({
+  types: {
+    context: {} as TokenRefreshContext,
+    input: {} as { tokens: TokenPair },
+    events: {} as TokenRefreshEvent,
+  },
+  actors: {
+    refreshToken: fromPromise<RefreshResponse, { refresh: string }>(() => {
+      throw new Error('refreshToken is provided by the session');
+    }),
+  },
+  guards: {
+    isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, Date.now()) <= 0,
+  },
+  delays: {
+    refreshDelay: ({ context }) => Math.max(msUntilRefresh(context.tokens.access, Date.now()), MIN_REFRESH_INTERVAL_MS),
+  },
+  actions: {
+    storeRefreshed: assign({
+      tokens: ({ context }, output: RefreshResponse) => ({
+        access: output.access,
+        refresh: output.refresh ?? context.tokens.refresh,
+      }),
+    }),
+    storeUpdated: assign({
+      tokens: ({ event }) => {
+        assertEvent(event, 'TOKEN.UPDATED');
+        return event.tokens;
+      },
+    }),
+    notifyRefreshed: sendParent(({ context }): TokenRefreshParentEvent => ({ type: 'TOKEN.REFRESHED', tokens: context.tokens })),
+    notifyExpired: sendParent((_, error: unknown): TokenRefreshParentEvent => ({
+      type: 'SESSION.EXPIRED',
+      message: refreshFailureMessage(error),
+    })),
+  },
+}).createMachine({
+  id: 'tokenRefresh',
+  context: ({ input }) => ({ tokens: input.tokens }),
+  initial: 'checking',
+  on: {
+    'TOKEN.UPDATED': { target: '.checking', actions: 'storeUpdated' },
+  },
+  states: {
+    checking: {
+      always: [{ guard: 'isTokenExpiring', target: 'refreshing' }, { target: 'scheduled' }],
+    },
+    scheduled: {
+      after: { refreshDelay: 'refreshing' },
+      on: { 'REFRESH.REQUEST': 'refreshing' },
+    },
+    refreshing: {
+      tags: ['pending'],
+      invoke: {
+        id: 'refresh',
+        src: 'refreshToken',
+        input: ({ context }) => ({ refresh: context.tokens.refresh }),
+        onDone: {
+          target: 'scheduled',
+          actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'notifyRefreshed'],
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'notifyExpired', params: ({ event }: { event: { error: unknown } }) => event.error },
+        },
+      },
+    },
+    failed: { type: 'final' },
+  },
+});
+
+/** A 401 ends the session quietly; other failures say why ('Token refresh failed: {status}'). */
+function refreshFailureMessage(error: unknown): string | null {
+  if (typeof error === 'object' && error !== null && 'status' in error && error.status === 401) return null;
+  return error instanceof Error ? error.message : null;
+}
+
+export const selectIsRefreshing = (snapshot: { hasTag(tag: 'pending'): boolean }) => snapshot.hasTag('pending');

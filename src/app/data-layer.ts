@@ -1,0 +1,22 @@
+// The tag manager (decisions.md section 1): events always go to window.dataLayer (created if
+// missing); with VITE_GTM_ID set, the Google Tag Manager snippet for it loads at start-up.
+type DataLayerWindow = Window & { dataLayer?: unknown[] };
+
+export function dataLayerOf(target: Window): unknown[] {
+  const w = target as DataLayerWindow;
+  w.dataLayer ??= [];
+  return w.dataLayer;
+}
+
+export function pushToDataLayer(target: Window, entry: Record<string, unknown>): void {
+  dataLayerOf(target).push(entry);
+}
+
+/** Google Tag Manager's standard snippet: the gtm.js start event, then its script. */
+export function loadTagManager(target: Window, gtmId: string): void {
+  pushToDataLayer(target, { 'gtm.start': Date.now(), event: 'gtm.js' });
+  const script = target.document.createElement('script');
+  script.async = true;
+  script.src = `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(gtmId)}`;
+  target.document.head.appendChild(script);
+}

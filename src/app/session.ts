@@ -1,0 +1,86 @@
+// The session: the auth actor (machines/auth.ts, given its side effects) and the API client that
+// every call goes through, wired together. The client reads the token from the actor; a 401
+// asks the actor's token refresh machine for a new token, one refresh however many ask.
+import { createActor, waitFor, type Actor } from 'xstate';
+import { provideAuth } from '../../machines/auth.actors.ts';
+import { createAuthApi } from '../api/auth.ts';
+import { createApiClient, type ApiClient } from '../api/client.ts';
+import type { TokenStorage } from './token-storage.ts';
+
+export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
+
+export interface Session {
+  auth: AuthActor;
+  client: ApiClient;
+  /** The affiliate a superuser views the portal as, sent as impersonate_affiliate. */
+  setImpersonatedAffiliate(id: string | null): void;
+  start(): void;
+  stop(): void;
+}
+
+export interface SessionOptions {
+  baseUrl: string;
+  storage: TokenStorage;
+  track: (entry: Record<string, unknown>) => void;
+  loadQrCode: () => Promise<void>;
+  fetch?: typeof fetch;
+}
+
+export function createSession(options: SessionOptions): Session {
+  let impersonated: string | null = null;
+  let pendingRefresh: Promise<string | null> | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  const currentAccess = () => auth.getSnapshot().context.token?.access ?? null;
+
+  /** One refresh at a time; a request refused with an old token just retries with the new one. */
+  function refreshAccessToken(refused: string | null): Promise<string | null> {
+    const snapshot = auth.getSnapshot();
+    if (!snapshot.matches('authenticated')) return Promise.resolve(null);
+    const access = currentAccess();
+    if (access !== null && access !== refused) return Promise.resolve(access);
+    if (!pendingRefresh) {
+      pendingRefresh = waitFor(auth, (s) => !s.matches('authenticated') || s.context.token?.access !== refused)
+        .then((s) => (s.matches('authenticated') ? (s.context.token?.access ?? null) : null))
+        .finally(() => {
+          pendingRefresh = null;
+        });
+      auth.send({ type: 'REFRESH.REQUEST' });
+    }
+    return pendingRefresh;
+  }
+
+  const client = createApiClient({
+    baseUrl: options.baseUrl,
+    fetch: options.fetch,
+    getAccessToken: currentAccess,
+    getImpersonatedAffiliate: () => impersonated,
+    refreshAccessToken,
+  });
+
+  const auth: AuthActor = createActor(
+    provideAuth({
+      api: createAuthApi(client),
+      saveToken: (token) => options.storage.write(token),
+      track: options.track,
+      loadQrCode: options.loadQrCode,
+    }),
+    { input: { token: options.storage.read() } },
+  );
+
+  return {
+    auth,
+    client,
+    setImpersonatedAffiliate(id) {
+      impersonated = id;
+    },
+    start() {
+      auth.start();
+      unsubscribe = options.storage.subscribe((token) => auth.send({ type: 'STORAGE.CHANGED', token }));
+    },
+    stop() {
+      unsubscribe?.();
+      auth.stop();
+    },
+  };
+}

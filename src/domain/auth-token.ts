@@ -1,0 +1,66 @@
+// The stored auth token record (localStorage "auth_token": username, access, refresh) and what
+// its access token's claims decide (spec section 4): which screen of the login gate shows, and
+// whether the app content may show. Pure functions: garbage in means signed out, never a throw.
+import { jwtDecode } from 'jwt-decode';
+import * as z from 'zod/mini';
+import { accessClaimsSchema, type AccessClaims } from '../api/schemas.ts';
+
+export const TOKEN_STORAGE_KEY = 'auth_token';
+/** Spec section 9: refresh 60 seconds before expiry. */
+export const REFRESH_LEAD_MS = 60_000;
+
+export const storedTokenSchema = z.object({ username: z.string(), access: z.string(), refresh: z.string() });
+export type StoredToken = z.infer<typeof storedTokenSchema>;
+
+/** The token record in storage, or null when it is missing or not a record of the right shape. */
+export function parseStoredToken(raw: string | null): StoredToken | null {
+  if (raw === null) return null;
+  try {
+    const parsed = storedTokenSchema.safeParse(JSON.parse(raw));
+    return parsed.success && readClaims(parsed.data.access) ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The access token's claims, or null when it is not a JWT with the claims the portal reads. */
+export function readClaims(access: string): AccessClaims | null {
+  try {
+    const parsed = accessClaimsSchema.safeParse(jwtDecode(access));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The screens of the login gate, in the order spec section 4 derives them. */
+export type Gate = 'credentials' | 'setupRequired' | 'totpCode' | 'emailCode' | 'app';
+
+export function gateFor(token: StoredToken | null): Gate {
+  const claims = token ? readClaims(token.access) : null;
+  if (!claims) return 'credentials';
+  if (claims.is_2fa_verified === true) return 'app';
+  const method = claims['2fa_method'];
+  if (!method) return 'setupRequired';
+  return method === 'totp' ? 'totpCode' : 'emailCode';
+}
+
+export function expiresAt(access: string): number {
+  const claims = readClaims(access);
+  return claims ? claims.exp * 1000 : 0;
+}
+
+export function isExpired(access: string, now: number): boolean {
+  return expiresAt(access) <= now;
+}
+
+/** Milliseconds until the token should be refreshed: 60 s before expiry; 0 or less means now. */
+export function msUntilRefresh(access: string, now: number): number {
+  return expiresAt(access) - REFRESH_LEAD_MS - now;
+}
+
+/** The manual-entry key of an authenticator setup: the secret query parameter of qr_url. */
+export function secretFromQrUrl(qrUrl: string): string | null {
+  const query = qrUrl.split('?')[1];
+  return query ? new URLSearchParams(query).get('secret') : null;
+}
