@@ -68,7 +68,8 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
     const got = Array.isArray(data) ? 'list' : data === null ? 'null' : typeof data;
     throw fieldErrors({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] });
   }
-  const result = schema.safeParse(data);
+  // reportInput: issueText tells a missing field (input undefined) from a mistyped one.
+  const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw fieldErrors(toFieldErrors(result.error));
   return result.data;
 }

@@ -33,7 +33,8 @@ export function reportRoutes(ctx: ServerContext) {
   });
 
   app.get('/reports/affiliate/:id/download/', async (c) => {
-    const id = Number(c.req.param('id'));
+    // Digits only, like Django's <int:pk>: Number() would also read '1e0', '0x1' or ' 1' as 1.
+    const id = /^\d+$/.test(c.req.param('id')) ? Number(c.req.param('id')) : Number.NaN;
     const scope = scopeFilter(c.get('scope'), 'affiliate_id');
     const report = Number.isSafeInteger(id)
       ? ctx.db.prepare<unknown[], ReportRow>(`SELECT * FROM reports WHERE id = ? AND ${scope.sql}`).get(id, ...scope.params)

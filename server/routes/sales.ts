@@ -36,7 +36,9 @@ function readRange(c: Context<AppEnv>): { start: string; end: string | null } {
       return null;
     }
     const time = DateTime.fromISO(value, { setZone: true });
-    if (!time.isValid) {
+    // Python's limits, as in Django: years 1-9999 (the stored text only compares within them) and
+    // offsets under a day.
+    if (!time.isValid || time.toUTC().year < 1 || time.toUTC().year > 9999 || Math.abs(time.offset) >= 24 * 60) {
       errors[name] = ['Enter a valid date/time.'];
       return null;
     }

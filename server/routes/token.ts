@@ -19,9 +19,10 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/', async (c) => {
     const { username, password } = await readBody(c, loginBody);
-    const key = `login:${username.toLowerCase()}`;
-    ctx.throttle.check(key);
     const user = findUserByLogin(ctx.db, username);
+    // Per account when there is one, so its username and e-mail address share the limit.
+    const key = user ? `login:user:${user.id}` : `login:${username.toLowerCase()}`;
+    ctx.throttle.check(key);
     if (!user || !verifyPassword(password, user.password_hash)) {
       ctx.throttle.fail(key);
       throw detail(401, 'No active account found with the given credentials');
