@@ -19,6 +19,8 @@ const testsProgramFiles = [
   'src/**/*.test.{ts,tsx}',
   'machines/**/*.test.ts',
   'scripts/**/*.ts',
+  'build/**/*.ts',
+  'bench/**/*.ts',
   'vite.config.ts',
 ];
 
@@ -104,7 +106,7 @@ export default defineConfig(
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ['server/**/*.ts', 'scripts/**/*.ts', 'vite.config.ts'],
+    files: ['server/**/*.ts', 'scripts/**/*.ts', 'build/**/*.ts', 'bench/**/*.ts', 'vite.config.ts'],
     languageOptions: { globals: globals.node },
   },
 

@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bundleReport } from './build/bundle-report.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 8080}`;
 
@@ -11,7 +12,7 @@ const reactPackages = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/
 const anyPackage = /[\\/]node_modules[\\/]/;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bundleReport()],
   server: {
     proxy: {
       '/api': apiTarget,

@@ -248,7 +248,10 @@ export const authMachine = setup({
             id: 'retrySetupTotp',
             src: 'setupTotp',
             onDone: { target: 'ready', actions: { type: 'storeTotpSetup', params: ({ event }) => event.output } },
-            onError: { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            onError: [
+              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
+              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            ],
           },
         },
         ready: {
@@ -329,7 +332,10 @@ export const authMachine = setup({
             id: 'retrySetupEmail',
             src: 'setupEmail',
             onDone: { target: 'ready', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-            onError: { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            onError: [
+              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
+              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            ],
           },
         },
         ready: {
@@ -348,10 +354,14 @@ export const authMachine = setup({
             resending: {
               tags: ['pending'],
               invoke: {
+                // token/send-email/ sends a new code for the device being set up: it stays the same.
                 id: 'resendSetupEmail',
-                src: 'setupEmail',
-                onDone: { target: 'idle', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-                onError: { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+                src: 'sendLoginEmail',
+                onDone: 'idle',
+                onError: [
+              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
+              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            ],
               },
             },
             confirming: {
@@ -428,7 +438,10 @@ export const authMachine = setup({
             id: 'retrySendLoginEmail',
             src: 'sendLoginEmail',
             onDone: { target: 'ready', actions: 'clearError' },
-            onError: { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            onError: [
+              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
+              { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            ],
           },
         },
         ready: {
@@ -453,7 +466,10 @@ export const authMachine = setup({
                 id: 'resendLoginEmail',
                 src: 'sendLoginEmail',
                 onDone: 'idle',
-                onError: { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+                onError: [
+              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
+              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            ],
               },
             },
             verifying: {

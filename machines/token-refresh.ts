@@ -10,6 +10,8 @@ import { msUntilRefresh } from '../src/domain/auth-token.ts';
 
 /** After a refresh, the next one waits at least this long, even for a very short-lived token. */
 const MIN_REFRESH_INTERVAL_MS = 5_000;
+/** setTimeout's longest delay (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface TokenRefreshContext {
   tokens: TokenPair;
@@ -41,7 +43,8 @@ export const tokenRefreshMachine = setup({
     isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, Date.now()) <= 0,
   },
   delays: {
-    refreshDelay: ({ context }) => Math.max(msUntilRefresh(context.tokens.access, Date.now()), MIN_REFRESH_INTERVAL_MS),
+    refreshDelay: ({ context }) =>
+      Math.min(Math.max(msUntilRefresh(context.tokens.access, Date.now()), MIN_REFRESH_INTERVAL_MS), MAX_TIMER_MS),
   },
   actions: {
     storeRefreshed: assign({

@@ -1,13 +1,32 @@
+// Start-up: the tag manager, the session (auth actor + API client), and the React tree.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { Router } from 'wouter';
+import { App } from './app/app.tsx';
+import { loadTagManager, pushToDataLayer } from './app/data-layer.ts';
+import { createSession } from './app/session.ts';
+import { createTokenStorage } from './app/token-storage.ts';
+import { env } from './config/env.ts';
+import { loadQrCode } from './features/auth/qr-code.tsx';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no element with id "root" to render into');
 
+if (env.gtmId) loadTagManager(window, env.gtmId);
+
+const session = createSession({
+  baseUrl: env.apiBaseUrl,
+  storage: createTokenStorage(window.localStorage, window),
+  track: (entry) => pushToDataLayer(window, entry),
+  loadQrCode,
+});
+session.start();
+
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <Router>
+      <App session={session} />
+    </Router>
   </StrictMode>,
 );

@@ -1,0 +1,34 @@
+// The header of every page: the logo linking to the public site (to the affiliate's page when
+// one is selected), and Logout once signed in.
+import { env } from '../../config/env.ts';
+import { useAuthSelector, useSession } from '../session-context.tsx';
+
+export const PRODUCT_NAME = 'Affiliate Portal';
+
+export function publicSiteLink(affiliateId: string | null): string {
+  return affiliateId ? `${env.publicSiteUrl}/?affiliate=${encodeURIComponent(affiliateId)}` : env.publicSiteUrl;
+}
+
+export function SiteHeader({ affiliateId = null }: { affiliateId?: string | null }) {
+  const { auth } = useSession();
+  const signedIn = useAuthSelector((snapshot) => snapshot.matches('authenticated'));
+  return (
+    <header className="app-header">
+      <div className="container app-header__inner">
+        <a className="app-header__logo" href={publicSiteLink(affiliateId)}>
+          <svg aria-hidden="true" width="28" height="28" viewBox="0 0 28 28" focusable="false">
+            <circle cx="14" cy="14" r="13" fill="var(--color-teal)" />
+            <path d="M7 17 L14 8 L21 17 Z" fill="var(--color-surface)" />
+            <circle cx="14" cy="19.5" r="2.5" fill="var(--color-pink)" />
+          </svg>
+          <span>{PRODUCT_NAME}</span>
+        </a>
+        {signedIn && (
+          <button type="button" className="button button-ghost" onClick={() => auth.send({ type: 'LOGOUT' })}>
+            Logout
+          </button>
+        )}
+      </div>
+    </header>
+  );
+}

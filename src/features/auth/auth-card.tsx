@@ -1,0 +1,26 @@
+// The frame of every sign-in screen: a centred card with the screen's heading. When a screen
+// replaces another, the control that had focus is gone; the new heading takes focus then, so
+// keyboard and screen-reader users start at the top of the new screen (a field that asks for
+// focus itself, such as a code input, still gets it).
+import type { ReactNode } from 'react';
+import './auth.css';
+
+function focusIfLost(heading: HTMLHeadingElement | null) {
+  const active = heading?.ownerDocument.activeElement;
+  if (heading && (!active || active === heading.ownerDocument.body)) heading.focus();
+}
+
+export function AuthCard({ title, children }: { title?: string; children: ReactNode }) {
+  return (
+    <div className="auth-screen">
+      <div className="card auth-card">
+        {title ? (
+          <h1 ref={focusIfLost} tabIndex={-1}>
+            {title}
+          </h1>
+        ) : null}
+        {children}
+      </div>
+    </div>
+  );
+}

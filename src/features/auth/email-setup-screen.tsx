@@ -1,0 +1,93 @@
+// E-mail 2FA setup (spec section 2): 'Setting up Email 2FA' while the setup call sends the
+// confirmation e-mail, 'Setup Error' if it fails, then 'Confirm Email 2FA Setup' with the address
+// it went to, the code input, Back, 'Resend Email' and Confirm.
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Alert } from '../../components/alert.tsx';
+import { CodeField } from '../../components/code-field.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { ResentNote } from './resent-note.tsx';
+import { SetupError } from './setup-error.tsx';
+
+export function EmailSetupScreen() {
+  const phase = useAuthSelector((snapshot) =>
+    snapshot.matches({ emailSetup: 'ready' })
+      ? 'ready'
+      : snapshot.matches({ emailSetup: 'setupError' })
+        ? 'setupError'
+        : snapshot.matches({ emailSetup: 'retrying' })
+          ? 'retrying'
+          : 'sending',
+  );
+  if (phase === 'sending') {
+    return (
+      <AuthCard>
+        <Spinner label="Setting up Email 2FA" />
+      </AuthCard>
+    );
+  }
+  if (phase !== 'ready') return <SetupError retrying={phase === 'retrying'} />;
+  return <EmailSetupForm />;
+}
+
+function EmailSetupForm() {
+  const { auth } = useSession();
+  const email = useAuthSelector((snapshot) => snapshot.context.setupEmail);
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'idle' } }));
+  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'resending' } }));
+  const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'confirming' } }));
+  const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const [code, setCode] = useState('');
+  const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
+  const [resent, setResent] = useState(false);
+  const errorId = useId();
+
+  const confirm = () => auth.send({ type: 'CODE.CONFIRM', code });
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    confirm();
+  }
+  // A disabled Confirm blocks the browser's own submit on Enter; send it anyway.
+  function enter(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    confirm();
+  }
+  function resend() {
+    setResent(true);
+    auth.send({ type: 'EMAIL.RESEND' });
+  }
+
+  return (
+    <AuthCard title="Confirm Email 2FA Setup">
+      <p>A confirmation email has been sent to {email}.</p>
+      <p className="auth-lead">Enter the 6-digit code from that email to turn on two-factor authentication.</p>
+      <form onSubmit={submit} noValidate>
+        <CodeField
+          label="Email Verification Code"
+          value={code}
+          onChange={setCode}
+          onKeyDown={enter}
+          focusOnMount
+          describedBy={error ? errorId : undefined}
+          invalid={error !== null}
+        />
+        <Alert id={errorId} message={error} />
+        <ResentNote shown={resent && idle && error === null} />
+        <div className="auth-actions">
+          <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
+            Back
+          </button>
+          <button type="button" disabled={!canResend} aria-busy={resending} onClick={resend}>
+            Resend Email
+          </button>
+          <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
+            {confirming ? 'Confirming...' : 'Confirm'}
+          </button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}

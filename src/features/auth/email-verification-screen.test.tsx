@@ -1,0 +1,146 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
+import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
+import { AuthGate } from './auth-gate.tsx';
+
+function setup() {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  return { server, child: fixtures.users.child };
+}
+
+const gate = (
+  <AuthGate>
+    <p>Portal content</p>
+  </AuthGate>
+);
+
+const newestCode = (server: TestServer, email: string) => server.outbox(email)[0]?.code ?? '';
+
+describe('E-mail verification screen', () => {
+  it('sends the code, refuses a wrong one, and opens the portal with the e-mailed one', async () => {
+    const { server, child } = setup();
+    const { user, dataLayer } = renderWithSession(gate, { server });
+
+    await submitLogin(user, child);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Check Your Email' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code to your email address.')).toBeInTheDocument();
+    const code = newestCode(server, child.email);
+    expect(code).toMatch(/^\d{6}$/);
+
+    const field = screen.getByLabelText('Email Verification Code');
+    expect(field).toHaveAttribute('placeholder', 'Enter 6-digit code');
+    const verify = screen.getByRole('button', { name: 'Verify Code' });
+    expect(verify).toBeDisabled();
+    await user.type(field, '12345');
+    expect(verify).toBeDisabled();
+    await user.type(field, '6');
+    expect(verify).toBeEnabled();
+    await user.type(field, '7');
+    expect(field).toHaveValue('123456');
+
+    if (code === '123456') {
+      await user.clear(field);
+      await user.type(field, '654321');
+    }
+    await user.click(verify);
+    expect(await screen.findByText('Invalid email code. Please try again.')).toHaveAttribute('role', 'alert');
+
+    await user.clear(field);
+    await user.type(field, code);
+    await user.click(verify);
+
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+    expect(dataLayer).toEqual([
+      { event: 'login_success', method: 'password' },
+      { event: 'login_2fa_success', method: 'email' },
+      { user_id: String(child.id) },
+    ]);
+  });
+
+  it("shows 'Sending verification email...' until the code is sent", async () => {
+    const { server, child } = setup();
+    const steer = steerableServer(server);
+    const release = steer.hold('token/send-email/');
+    const { user } = renderWithSession(gate, { server: steer.server });
+
+    await submitLogin(user, child);
+
+    expect(await screen.findByText('Sending verification email...')).toHaveAttribute('role', 'status');
+    release();
+    expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
+  });
+
+  it('sends a new code with Resend Email', async () => {
+    const { server, child } = setup();
+    const steer = steerableServer(server);
+    const { user } = renderWithSession(gate, { server: steer.server });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { name: 'Check Your Email' });
+    expect(server.outbox(child.email)).toHaveLength(1);
+
+    const release = steer.hold('token/send-email/');
+    const resend = screen.getByRole('button', { name: 'Resend Email' });
+    await user.click(resend);
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAttribute('aria-busy', 'true');
+    release();
+
+    expect(await screen.findByText('A new code has been sent.')).toHaveAttribute('role', 'status');
+    expect(resend).toBeEnabled();
+    expect(server.outbox(child.email)).toHaveLength(2);
+    await user.type(screen.getByLabelText('Email Verification Code'), newestCode(server, child.email));
+    await user.click(screen.getByRole('button', { name: 'Verify Code' }));
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it("shows 'Email Error' when the code cannot be sent, and Retry sends it", async () => {
+    const { server, child } = setup();
+    const steer = steerableServer(server);
+    steer.failNext('token/send-email/');
+    const { user } = renderWithSession(gate, { server: steer.server });
+
+    await submitLogin(user, child);
+
+    expect(await screen.findByRole('heading', { name: 'Email Error' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to send verification email');
+
+    const release = steer.hold('token/send-email/');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.getByRole('button', { name: 'Retrying...' })).toBeDisabled();
+    release();
+
+    expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toBeEmptyDOMElement();
+    expect(server.outbox(child.email)).toHaveLength(1);
+  });
+
+  it("goes back to the login screen from 'Email Error' with Back", async () => {
+    const { server, child } = setup();
+    const steer = steerableServer(server);
+    steer.failNext('token/send-email/');
+    const { user } = renderWithSession(gate, { server: steer.server });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { name: 'Email Error' });
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toBeEmptyDOMElement();
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it("goes back to the login screen with 'Back to Login', clearing the stored token", async () => {
+    const { server, child } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { name: 'Check Your Email' });
+
+    await user.click(screen.getByRole('button', { name: 'Back to Login' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+// E-mail login verification (spec section 2): the code e-mail is sent on arrival ('Sending
+// verification email...'); if that fails, 'Email Error' with Back and Retry; then 'Check Your
+// Email' with the code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only
+// with exactly 6 characters, spec section 5).
+import { useId, useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert.tsx';
+import { CodeField } from '../../components/code-field.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { ResentNote } from './resent-note.tsx';
+import { RetryError } from './setup-error.tsx';
+
+export function EmailVerificationScreen() {
+  const phase = useAuthSelector((snapshot) =>
+    snapshot.matches({ emailVerification: 'ready' })
+      ? 'ready'
+      : snapshot.matches({ emailVerification: 'sendError' })
+        ? 'sendError'
+        : snapshot.matches({ emailVerification: 'retrying' })
+          ? 'retrying'
+          : 'sending',
+  );
+  if (phase === 'sending') {
+    return (
+      <AuthCard>
+        <Spinner label="Sending verification email..." />
+      </AuthCard>
+    );
+  }
+  if (phase !== 'ready') return <RetryError heading="Email Error" retry={{ type: 'EMAIL.RETRY' }} retrying={phase === 'retrying'} />;
+  return <EmailCodeForm />;
+}
+
+function EmailCodeForm() {
+  const { auth } = useSession();
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'idle' } }));
+  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'resending' } }));
+  const verifying = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'verifying' } }));
+  const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const [code, setCode] = useState('');
+  const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
+  const [resent, setResent] = useState(false);
+  const errorId = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    auth.send({ type: 'CODE.VERIFY', code });
+  }
+  function resend() {
+    setResent(true);
+    auth.send({ type: 'EMAIL.RESEND' });
+  }
+
+  return (
+    <AuthCard title="Check Your Email">
+      <p>We sent a 6-digit code to your email address.</p>
+      <form onSubmit={submit} noValidate>
+        <CodeField
+          label="Email Verification Code"
+          value={code}
+          onChange={setCode}
+          focusOnMount
+          describedBy={error ? errorId : undefined}
+          invalid={error !== null}
+        />
+        <Alert id={errorId} message={error} />
+        <ResentNote shown={resent && idle && error === null} />
+        <div className="auth-actions">
+          <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
+            Back to Login
+          </button>
+          <button type="button" disabled={!canResend} aria-busy={resending} onClick={resend}>
+            Resend Email
+          </button>
+          <button type="submit" className="button-primary" disabled={!canVerify}>
+            Verify Code
+          </button>
+        </div>
+        {verifying ? <Spinner label="Verifying..." /> : null}
+      </form>
+    </AuthCard>
+  );
+}

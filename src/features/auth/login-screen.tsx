@@ -1,0 +1,62 @@
+// The login screen (spec section 2): 'Email or Username', 'Password', Login, the error line, and
+// 'Signing in...' while the password is checked. No client-side field checks (spec section 5):
+// whatever is typed goes to the server, and stays in the form after an error.
+import { useId, useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { AuthCard } from './auth-card.tsx';
+
+export function LoginScreen() {
+  const { auth } = useSession();
+  const signingIn = useAuthSelector((snapshot) => snapshot.matches({ signedOut: 'signingIn' }));
+  const canSubmit = useAuthSelector((snapshot) => snapshot.can({ type: 'LOGIN.SUBMIT', username: '', password: '' }));
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const usernameId = useId();
+  const errorId = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    auth.send({ type: 'LOGIN.SUBMIT', username, password });
+  }
+
+  return (
+    <AuthCard title="Affiliate Login">
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={usernameId}>Email or Username</label>
+          <input
+            id={usernameId}
+            name="username"
+            type="text"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            aria-describedby={error ? errorId : undefined}
+          />
+        </div>
+        <PasswordField
+          label="Password"
+          name="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          describedBy={error ? errorId : undefined}
+        />
+        <Alert id={errorId} message={error} />
+        <div className="auth-actions">
+          <button type="submit" className="button-primary" disabled={!canSubmit}>
+            Login
+          </button>
+        </div>
+        {signingIn ? <Spinner label="Signing in..." /> : null}
+      </form>
+    </AuthCard>
+  );
+}

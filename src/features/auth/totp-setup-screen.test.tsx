@@ -1,0 +1,207 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { addFixtures, createTestServer, totpCode, type TestServer } from '../../../tests/utils/api-server.ts';
+import { renderWithSession, steerableServer, submitLogin, type RenderWithSessionOptions } from '../../../tests/utils/render-session.tsx';
+import { AuthGate } from './auth-gate.tsx';
+import { loadQrCode } from './qr-code.tsx';
+
+function setup() {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  return { server, fresh: fixtures.users.fresh };
+}
+
+const gate = (
+  <AuthGate>
+    <p>Portal content</p>
+  </AuthGate>
+);
+
+/** The secret of the authenticator the server is setting up for the user (what qr_url carries). */
+function pendingSecret(server: TestServer, userId: number): string {
+  const row = server.db
+    .prepare<[number], { secret: string }>("SELECT secret FROM devices WHERE user_id = ? AND kind = 'totp' ORDER BY rowid DESC LIMIT 1")
+    .get(userId);
+  return row?.secret ?? '';
+}
+
+async function chooseAuthenticatorApp(server: TestServer, fresh: { username: string; password: string }, options: RenderWithSessionOptions = {}) {
+  const rendered = renderWithSession(gate, { server, ...options });
+  await submitLogin(rendered.user, fresh);
+  await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
+  await rendered.user.click(screen.getByRole('button', { name: 'Authenticator App' }));
+  return rendered;
+}
+
+describe('Authenticator setup screen', () => {
+  it('tells a user without two-factor authentication that it is required, and offers both methods', async () => {
+    const { server, fresh } = setup();
+    const { user } = renderWithSession(gate, { server });
+
+    await submitLogin(user, fresh);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Two-Factor Authentication Required' })).toBeInTheDocument();
+    expect(screen.getByText(/two-factor authentication is required for your account, but it has not been set up/i)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back to Login' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Email Codes' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Authenticator App' })).toBeInTheDocument();
+  });
+
+  it('shows the QR code and the manual key, asks for a code on a blank Enter, and signs in with a correct one', async () => {
+    const { server, fresh } = setup();
+    const { user, session, dataLayer } = await chooseAuthenticatorApp(server, fresh);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Set Up Authenticator App' })).toBeInTheDocument();
+    const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
+    expect(qr.querySelector('path[fill="#FFFFFF"]')).not.toBeNull();
+    expect(qr.querySelector('path[fill="#000000"]')).not.toBeNull();
+
+    const secret = pendingSecret(server, fresh.id);
+    expect(secret).not.toBe('');
+    const qrUrl = session.auth.getSnapshot().context.qrUrl ?? '';
+    expect(new URL(qrUrl).searchParams.get('secret')).toBe(secret);
+    expect(screen.getByText(secret).tagName).toBe('CODE');
+
+    const field = screen.getByLabelText('Authentication Code');
+    const confirm = screen.getByRole('button', { name: 'Confirm' });
+    expect(confirm).toBeDisabled();
+    await user.type(field, '{Enter}');
+    expect(await screen.findByText('Please enter a token')).toHaveAttribute('role', 'alert');
+
+    await user.type(field, await totpCode(secret, server.clock.now()));
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
+
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+    expect(dataLayer).toContainEqual({ user_id: String(fresh.id) });
+    const stored = JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as { username: string } | null;
+    expect(stored?.username).toBe(fresh.username);
+  });
+
+  it("shows 'Setting up 2FA' while the setup call runs and 'Confirming...' while the code is checked", async () => {
+    const { server, fresh } = setup();
+    const steer = steerableServer(server);
+    const releaseSetup = steer.hold('2fa/totp/setup/');
+    const { user } = await chooseAuthenticatorApp(steer.server, fresh);
+
+    expect(screen.getByRole('status')).toHaveTextContent('Setting up 2FA');
+    releaseSetup();
+    const field = await screen.findByLabelText('Authentication Code');
+
+    const releaseConfirm = steer.hold('2fa/totp/confirm/');
+    await user.type(field, await totpCode(pendingSecret(server, fresh.id), server.clock.now()));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('button', { name: 'Confirming...' })).toBeDisabled();
+    releaseConfirm();
+
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('refuses a wrong code and keeps it in the field', async () => {
+    const { server, fresh } = setup();
+    const { user } = await chooseAuthenticatorApp(server, fresh);
+    const field = await screen.findByLabelText('Authentication Code');
+
+    const right = await totpCode(pendingSecret(server, fresh.id), server.clock.now());
+    const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
+    await user.type(field, `${wrong}{Enter}`);
+
+    // Spec section 8: a refused setup call says 'HTTP Error: {status}'.
+    expect(await screen.findByText('HTTP Error: 400')).toHaveAttribute('role', 'alert');
+    expect(field).toHaveValue(wrong);
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeEnabled();
+  });
+
+  it('copies the manual key', async () => {
+    const { server, fresh } = setup();
+    const { user } = await chooseAuthenticatorApp(server, fresh);
+    await screen.findByRole('heading', { name: 'Set Up Authenticator App' });
+
+    await user.click(screen.getByRole('button', { name: 'Copy key' }));
+
+    expect(await screen.findByText('Copied')).toHaveAttribute('role', 'status');
+    await expect(navigator.clipboard.readText()).resolves.toBe(pendingSecret(server, fresh.id));
+  });
+
+  it("says 'Failed to generate QR code' when the QR code cannot be drawn, and still shows the key", async () => {
+    const { server, fresh } = setup();
+    await chooseAuthenticatorApp(server, fresh, { loadQrCode: () => Promise.reject(new Error('chunk failed to load')) });
+
+    expect(await screen.findByText('Failed to generate QR code')).toHaveAttribute('role', 'alert');
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
+    expect(screen.getByText(pendingSecret(server, fresh.id))).toBeInTheDocument();
+    expect(screen.getByLabelText('Authentication Code')).toBeInTheDocument();
+  });
+
+  it("shows 'Generating QR code...' until the QR code can be drawn", async () => {
+    const { server, fresh } = setup();
+    let load = () => {};
+    await chooseAuthenticatorApp(server, fresh, {
+      loadQrCode: () =>
+        new Promise<void>((resolve, reject) => {
+          load = () => void loadQrCode().then(resolve, reject);
+        }),
+    });
+
+    expect(await screen.findByText('Generating QR code...')).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
+    load();
+    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
+    expect(screen.queryByText('Generating QR code...')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Setup Error' when the setup call fails, and Retry recovers", async () => {
+    const { server, fresh } = setup();
+    const steer = steerableServer(server);
+    steer.failNext('2fa/totp/setup/');
+    const { user } = await chooseAuthenticatorApp(steer.server, fresh);
+
+    expect(await screen.findByRole('heading', { name: 'Setup Error' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to setup TOTP');
+
+    const release = steer.hold('2fa/totp/setup/');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.getByRole('button', { name: 'Retrying...' })).toBeDisabled();
+    release();
+
+    expect(await screen.findByRole('heading', { name: 'Set Up Authenticator App' })).toBeInTheDocument();
+    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
+  });
+
+  it("goes back to the login screen from 'Setup Error' with Back, clearing the stored token", async () => {
+    const { server, fresh } = setup();
+    const steer = steerableServer(server);
+    steer.failNext('2fa/totp/setup/');
+    const { user } = await chooseAuthenticatorApp(steer.server, fresh);
+    await screen.findByRole('heading', { name: 'Setup Error' });
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it('goes back to the login screen with Back, clearing the stored token', async () => {
+    const { server, fresh } = setup();
+    const { user } = await chooseAuthenticatorApp(server, fresh);
+    await screen.findByRole('heading', { name: 'Set Up Authenticator App' });
+    expect(window.localStorage.getItem('auth_token')).not.toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it("goes back to the login screen from the setup-required screen with 'Back to Login'", async () => {
+    const { server, fresh } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, fresh);
+    await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
+
+    await user.click(screen.getByRole('button', { name: 'Back to Login' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+  });
+});

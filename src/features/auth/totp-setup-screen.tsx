@@ -1,0 +1,146 @@
+// Authenticator setup (spec section 2): 'Setting up 2FA' while the setup call runs, 'Setup Error'
+// if it fails, then the QR code, the manual-entry key (the qr_url's secret), the code input and
+// Back / Confirm ('Confirming...' while pending; disabled while the code is blank, though Enter
+// in a blank field still asks the machine, which answers 'Please enter a token').
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Alert } from '../../components/alert.tsx';
+import { CodeField } from '../../components/code-field.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { secretFromQrUrl } from '../../domain/auth-token.ts';
+import { AuthCard } from './auth-card.tsx';
+import { QrCode } from './qr-code.tsx';
+import { SetupError } from './setup-error.tsx';
+
+export function TotpSetupScreen() {
+  const phase = useAuthSelector((snapshot) =>
+    snapshot.matches({ totpSetup: 'ready' })
+      ? 'ready'
+      : snapshot.matches({ totpSetup: 'setupError' })
+        ? 'setupError'
+        : snapshot.matches({ totpSetup: 'retrying' })
+          ? 'retrying'
+          : 'settingUp',
+  );
+  if (phase === 'settingUp') {
+    return (
+      <AuthCard>
+        <Spinner label="Setting up 2FA" />
+      </AuthCard>
+    );
+  }
+  if (phase !== 'ready') return <SetupError retrying={phase === 'retrying'} />;
+  return <TotpSetupForm />;
+}
+
+function TotpSetupForm() {
+  const { auth } = useSession();
+  const qrUrl = useAuthSelector((snapshot) => snapshot.context.qrUrl);
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const confirming = useAuthSelector((snapshot) => snapshot.matches({ totpSetup: { ready: { form: 'confirming' } } }));
+  const [code, setCode] = useState('');
+  const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
+  const errorId = useId();
+
+  const confirm = () => auth.send({ type: 'CODE.CONFIRM', code });
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    confirm();
+  }
+  // A disabled Confirm blocks the browser's own submit on Enter; send it anyway.
+  function enter(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    confirm();
+  }
+
+  return (
+    <AuthCard title="Set Up Authenticator App">
+      <p>
+        Scan the QR code with your authenticator app, or enter the key below by hand. Then type the 6-digit code the app shows to
+        finish setting up two-factor authentication.
+      </p>
+      <TotpQrCode url={qrUrl ?? ''} />
+      <ManualKey secret={qrUrl ? secretFromQrUrl(qrUrl) : null} />
+      <form onSubmit={submit} noValidate>
+        <CodeField
+          label="Authentication Code"
+          value={code}
+          onChange={setCode}
+          onKeyDown={enter}
+          describedBy={error ? errorId : undefined}
+          invalid={error !== null}
+        />
+        <Alert id={errorId} message={error} />
+        <div className="auth-actions">
+          <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
+            Back
+          </button>
+          <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
+            {confirming ? 'Confirming...' : 'Confirm'}
+          </button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}
+
+function TotpQrCode({ url }: { url: string }) {
+  const qr = useAuthSelector((snapshot) =>
+    snapshot.matches({ totpSetup: { ready: { qrCode: 'shown' } } })
+      ? 'shown'
+      : snapshot.matches({ totpSetup: { ready: { qrCode: 'failed' } } })
+        ? 'failed'
+        : 'generating',
+  );
+  return (
+    <div className="auth-qr">
+      {qr === 'shown' ? <QrCode value={url} /> : null}
+      {qr === 'generating' ? <Spinner label="Generating QR code..." /> : null}
+      {qr === 'failed' ? <Alert message="Failed to generate QR code" /> : null}
+    </div>
+  );
+}
+
+function ManualKey({ secret }: { secret: string | null }) {
+  const keyRef = useRef<HTMLElement>(null);
+  const [note, setNote] = useState('');
+  if (!secret) return null;
+
+  /** Without a clipboard the key is selected, for the platform's own copy command. */
+  function selectKey() {
+    const key = keyRef.current;
+    const selection = key?.ownerDocument.getSelection();
+    if (!key || !selection) return;
+    const range = key.ownerDocument.createRange();
+    range.selectNodeContents(key);
+    selection.removeAllRanges();
+    selection.addRange(range);
+    setNote('Key selected: copy it with Ctrl+C (⌘C on a Mac).');
+  }
+
+  function copyKey(key: string) {
+    const clipboard = navigator.clipboard as Clipboard | undefined;
+    if (!clipboard) {
+      selectKey();
+      return;
+    }
+    clipboard.writeText(key).then(
+      () => setNote('Copied'),
+      () => selectKey(),
+    );
+  }
+
+  return (
+    <div className="auth-key">
+      <p className="auth-key__label">Manual entry key</p>
+      <code ref={keyRef}>{secret}</code>
+      <button type="button" onClick={() => copyKey(secret)}>
+        Copy key
+      </button>
+      <span role="status" className="auth-note">
+        {note}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { addFixtures, createTestServer, totpCode } from '../../../tests/utils/api-server.ts';
+import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
+import { AuthGate } from './auth-gate.tsx';
+
+function setup() {
+  // The session checks expiry against Date.now(): the server's clock reads the real time.
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const parent = fixtures.users.parent;
+  const secret = parent.totpSecret ?? '';
+  return { server, parent, secret };
+}
+
+const gate = (
+  <AuthGate>
+    <p>Portal content</p>
+  </AuthGate>
+);
+
+/** A six-digit code that is not the right one. */
+const wrongCodeFor = (code: string) => String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
+
+describe('TOTP verification screen', () => {
+  it('asks a TOTP user for the code, refuses a wrong one, and opens the portal with the right one', async () => {
+    const { server, parent, secret } = setup();
+    const { user, dataLayer } = renderWithSession(gate, { server });
+
+    await submitLogin(user, parent);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enter 2FA Code' })).toBeInTheDocument();
+    const field = screen.getByLabelText('Authentication Code');
+    expect(field).toHaveAttribute('placeholder', 'Enter 6-digit code');
+    expect(field).toHaveAttribute('maxLength', '6');
+    expect(field).toHaveFocus();
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    expect(verify).toBeDisabled();
+
+    const right = await totpCode(secret, server.clock.now());
+    await user.type(field, wrongCodeFor(right));
+    expect(verify).toBeEnabled();
+    await user.click(verify);
+    expect(await screen.findByText('Invalid TOTP code. Please try again.')).toHaveAttribute('role', 'alert');
+    expect(field).toHaveValue(wrongCodeFor(right));
+    expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, `${right}{Enter}`);
+
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+    expect(dataLayer).toEqual([
+      { event: 'login_success', method: 'password' },
+      { event: 'login_2fa_success', method: 'totp' },
+      { user_id: String(parent.id) },
+    ]);
+    const stored = JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as { username: string } | null;
+    expect(stored?.username).toBe(parent.username);
+  });
+
+  it("shows 'Verifying...' and disables Verify while the code is checked", async () => {
+    const { server, parent, secret } = setup();
+    const steer = steerableServer(server);
+    const { user } = renderWithSession(gate, { server: steer.server });
+    await submitLogin(user, parent);
+    const field = await screen.findByLabelText('Authentication Code');
+
+    const release = steer.hold('token/verify/');
+    await user.type(field, await totpCode(secret, server.clock.now()));
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+
+    expect(screen.getByRole('status')).toHaveTextContent('Verifying...');
+    expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+    release();
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('accepts a pasted code with spaces in it', async () => {
+    const { server, parent, secret } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, parent);
+    const field = await screen.findByLabelText('Authentication Code');
+
+    const right = await totpCode(secret, server.clock.now());
+    await user.click(field);
+    await user.paste(`${right.slice(0, 3)} ${right.slice(3)}`);
+
+    expect(field).toHaveValue(right);
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it("goes back to the login screen with 'Back to Login', clearing the stored token", async () => {
+    const { server, parent } = setup();
+    const { user, dataLayer } = renderWithSession(gate, { server });
+    await submitLogin(user, parent);
+    await screen.findByRole('heading', { name: 'Enter 2FA Code' });
+    expect(window.localStorage.getItem('auth_token')).not.toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Back to Login' }));
+
+    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email or Username')).toHaveValue('');
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expect(dataLayer).toContainEqual({ event: 'logout' });
+  });
+});

@@ -1,0 +1,48 @@
+// TOTP login verification (spec section 2): 'Enter 2FA Code', the 'Authentication Code' input,
+// 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
+import { useId, useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert.tsx';
+import { CodeField } from '../../components/code-field.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { AuthCard } from './auth-card.tsx';
+
+export function TotpVerificationScreen() {
+  const { auth } = useSession();
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const verifying = useAuthSelector((snapshot) => snapshot.matches({ totpVerification: 'verifying' }));
+  const [code, setCode] = useState('');
+  const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
+  const errorId = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    auth.send({ type: 'CODE.VERIFY', code });
+  }
+
+  return (
+    <AuthCard title="Enter 2FA Code">
+      <p>Enter the 6-digit code shown in your authenticator app.</p>
+      <form onSubmit={submit} noValidate>
+        <CodeField
+          label="Authentication Code"
+          value={code}
+          onChange={setCode}
+          focusOnMount
+          describedBy={error ? errorId : undefined}
+          invalid={error !== null}
+        />
+        <Alert id={errorId} message={error} />
+        <div className="auth-actions">
+          <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
+            Back to Login
+          </button>
+          <button type="submit" className="button-primary" disabled={!canVerify}>
+            Verify
+          </button>
+        </div>
+        {verifying ? <Spinner label="Verifying..." /> : null}
+      </form>
+    </AuthCard>
+  );
+}

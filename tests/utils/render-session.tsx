@@ -1,0 +1,101 @@
+// Renders a view inside a real session: the auth machine with its real side effects, talking to
+// the in-process reference API (tests/utils/api-server.ts), the token in the test window's
+// localStorage and the dataLayer entries collected in an array. The session stops and
+// localStorage is cleared when the test finishes.
+import { render, screen, type RenderResult } from '@testing-library/react';
+import { userEvent, type UserEvent } from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { onTestFinished } from 'vitest';
+import { SessionProvider } from '../../src/app/session-context.tsx';
+import { createSession, type Session } from '../../src/app/session.ts';
+import { createTokenStorage } from '../../src/app/token-storage.ts';
+import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';
+import { API, createTestServer, TEST_ORIGIN, type TestServer } from './api-server.ts';
+
+export interface RenderWithSessionOptions {
+  /** The API; by default a new empty test server whose clock reads the real time. */
+  server?: TestServer;
+  /** Where the token record lives; the test window's localStorage by default. */
+  storage?: Storage;
+  /** What draws the QR code; the real loader (qrcode.react) by default. */
+  loadQrCode?: () => Promise<void>;
+}
+
+export interface RenderWithSessionResult extends RenderResult {
+  session: Session;
+  server: TestServer;
+  /** What the session pushed to the dataLayer, in order. */
+  dataLayer: Record<string, unknown>[];
+  user: UserEvent;
+}
+
+export function renderWithSession(ui: ReactElement, options: RenderWithSessionOptions = {}): RenderWithSessionResult {
+  const server = options.server ?? createTestServer({ now: Date.now() });
+  const dataLayer: Record<string, unknown>[] = [];
+  const session = createSession({
+    baseUrl: `${API}/`,
+    fetch: server.fetch,
+    storage: createTokenStorage(options.storage ?? window.localStorage, window),
+    track: (entry) => dataLayer.push(entry),
+    loadQrCode: options.loadQrCode ?? loadRealQrCode,
+  });
+  session.start();
+  onTestFinished(() => {
+    session.stop();
+    window.localStorage.clear();
+  });
+  const result = render(<SessionProvider session={session}>{ui}</SessionProvider>);
+  return { ...result, session, server, dataLayer, user: userEvent.setup() };
+}
+
+/**
+ * The server with a fetch the test steers, for faults the real API would not produce on demand:
+ * `failNext(path)` makes the next call of a path fail as a network fault does (fetch rejects),
+ * `hold(path)` keeps its calls waiting until the returned release is called. Paths are spec
+ * section 7's ('2fa/totp/setup/').
+ */
+export function steerableServer(server: TestServer) {
+  const failures = new Map<string, number>();
+  const holds = new Map<string, Promise<void>>();
+  const pathOf = (input: RequestInfo | URL) =>
+    new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN).pathname;
+
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const path = pathOf(input);
+    const hold = holds.get(path);
+    if (hold) await hold;
+    const left = failures.get(path) ?? 0;
+    if (left > 0) {
+      failures.set(path, left - 1);
+      throw new TypeError('Failed to fetch');
+    }
+    return server.fetch(input, init);
+  };
+
+  return {
+    server: { ...server, fetch } satisfies TestServer,
+    failNext(path: string, times = 1) {
+      failures.set(`${API}/${path}`, times);
+    },
+    hold(path: string): () => void {
+      let release = () => {};
+      holds.set(
+        `${API}/${path}`,
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      );
+      return () => {
+        holds.delete(`${API}/${path}`);
+        release();
+      };
+    },
+  };
+}
+
+/** Fills in the login form and presses Login. */
+export async function submitLogin(user: UserEvent, credentials: { username: string; password: string }): Promise<void> {
+  await user.type(screen.getByLabelText('Email or Username'), credentials.username);
+  await user.type(screen.getByLabelText('Password'), credentials.password);
+  await user.click(screen.getByRole('button', { name: 'Login' }));
+}
