@@ -133,6 +133,8 @@ export default defineConfig(
       ],
     },
     rules: {
+      // A leading underscore marks a parameter a signature needs but the body does not use.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
     },

@@ -5,12 +5,8 @@ import { bundleReport } from './build/bundle-report.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 8080}`;
 
-// Only modules reachable from the entry through static imports ('$initial') are grouped into
-// vendor chunks. Libraries that are imported lazily (charts, luxon, bignumber.js, qrcode.react)
-// stay in the chunks of the code that imports them, so the sign-in bundle does not carry them.
-const reactPackages = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
-const anyPackage = /[\\/]node_modules[\\/]/;
-
+// No manual chunks: what /login needs ships as one entry chunk (one gzip stream is smaller than
+// several), and lazily imported code (charts, dates, decimals, the QR code) gets chunks of its own.
 export default defineConfig({
   plugins: [react(), bundleReport()],
   server: {
@@ -22,26 +18,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            {
-              name: 'react',
-              test: reactPackages,
-              tags: ['$initial'],
-              priority: 20,
-            },
-            {
-              name: 'vendor',
-              test: anyPackage,
-              tags: ['$initial'],
-              priority: 10,
-            },
-          ],
-        },
-      },
-    },
   },
   test: {
     projects: [

@@ -3,7 +3,9 @@
 // everything it imports statically). Lazily loaded chunks (charts, QR code, dates) are not in it.
 // The figures are also written to dist/bundle-report.json for the budget test.
 import { gzipSync } from 'node:zlib';
-import type { Plugin } from 'vite';
+import type { Rolldown, Plugin } from 'vite';
+
+type OutputChunk = Rolldown.OutputChunk;
 
 export const LOGIN_BUDGET_BYTES = 100 * 1024;
 
@@ -13,13 +15,6 @@ export interface BundleReport {
   chunks: { file: string; bytes: number; entry: boolean }[];
 }
 
-interface ChunkLike {
-  type: 'chunk';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  imports: string[];
-}
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -28,8 +23,8 @@ export function bundleReport(): Plugin {
     name: 'bundle-report',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const chunks = new Map<string, ChunkLike>();
-      for (const item of Object.values(bundle)) if (item.type === 'chunk') chunks.set(item.fileName, item as ChunkLike);
+      const chunks = new Map<string, OutputChunk>();
+      for (const item of Object.values(bundle)) if (item.type === 'chunk') chunks.set(item.fileName, item);
       const gzip = new Map([...chunks].map(([file, chunk]) => [file, gzipSync(chunk.code).length]));
 
       const login = new Set<string>();

@@ -107,7 +107,6 @@ export const authMachine = setup({
     isAccessExpired: ({ context }) => context.token === null || isExpired(context.token.access, Date.now()),
     isCodeBlank: ({ event }) => codeOf(event) === '',
     hasDeviceId: ({ context }) => context.deviceId !== null,
-    hasTemporaryToken: ({ context }) => context.token !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
     isUnauthorized: ({ event }) => 'error' in event && isUnauthorized(event.error),
@@ -450,14 +449,7 @@ export const authMachine = setup({
             idle: {
               on: {
                 'EMAIL.RESEND': { target: 'resending', actions: 'clearError' },
-                'CODE.VERIFY': [
-                  {
-                    guard: not('hasTemporaryToken'),
-                    target: '#auth.signedOut',
-                    actions: ['clearSession', { type: 'setError', params: authMessages.sessionExpired }],
-                  },
-                  { guard: 'isFullCode', target: 'verifying', actions: 'clearError' },
-                ],
+                'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' },
               },
             },
             resending: {

@@ -15,6 +15,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface TokenRefreshContext {
   tokens: TokenPair;
+  /** Set after a refresh: the next one then waits at least MIN_REFRESH_INTERVAL_MS. */
+  justRefreshed: boolean;
 }
 
 export type TokenRefreshEvent =
@@ -44,7 +46,10 @@ export const tokenRefreshMachine = setup({
   },
   delays: {
     refreshDelay: ({ context }) =>
-      Math.min(Math.max(msUntilRefresh(context.tokens.access, Date.now()), MIN_REFRESH_INTERVAL_MS), MAX_TIMER_MS),
+      Math.min(
+        Math.max(msUntilRefresh(context.tokens.access, Date.now()), context.justRefreshed ? MIN_REFRESH_INTERVAL_MS : 0),
+        MAX_TIMER_MS,
+      ),
   },
   actions: {
     storeRefreshed: assign({
@@ -52,12 +57,14 @@ export const tokenRefreshMachine = setup({
         access: output.access,
         refresh: output.refresh ?? context.tokens.refresh,
       }),
+      justRefreshed: true,
     }),
     storeUpdated: assign({
       tokens: ({ event }) => {
         assertEvent(event, 'TOKEN.UPDATED');
         return event.tokens;
       },
+      justRefreshed: false,
     }),
     notifyRefreshed: sendParent(({ context }): TokenRefreshParentEvent => ({ type: 'TOKEN.REFRESHED', tokens: context.tokens })),
     notifyExpired: sendParent((_, error: unknown): TokenRefreshParentEvent => ({
@@ -67,7 +74,7 @@ export const tokenRefreshMachine = setup({
   },
 }).createMachine({
   id: 'tokenRefresh',
-  context: ({ input }) => ({ tokens: input.tokens }),
+  context: ({ input }) => ({ tokens: input.tokens, justRefreshed: false }),
   initial: 'checking',
   on: {
     'TOKEN.UPDATED': { target: '.checking', actions: 'storeUpdated' },

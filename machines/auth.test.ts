@@ -1,0 +1,304 @@
+// Sign-in and two-factor authentication (spec sections 4 and 8, decisions.md section 1): the login
+// gate each stored token leads to, what reaches the dataLayer, and how the session ends.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor, type ActorRefFrom, type SnapshotFrom, type StateValue } from 'xstate';
+import { ApiError } from '../src/api/client.ts';
+import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/api/schemas.ts';
+import type { StoredToken } from '../src/domain/auth-token.ts';
+import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
+import { authMachine } from './auth.ts';
+import { tokenRefreshMachine } from './token-refresh.ts';
+
+type AuthActors = NonNullable<NonNullable<Parameters<typeof authMachine.provide>[0]>['actors']>;
+type AuthSnapshot = SnapshotFrom<typeof authMachine>;
+
+const pending = <T,>() => new Promise<T>(() => {});
+
+/** Actors that never answer unless a test gives its own. */
+const quiet = {
+  login: fromPromise<TokenPair & { username: string }, { username: string; password: string }>(() => pending()),
+  setupTotp: fromPromise<TotpSetup>(() => pending()),
+  generateQrCode: fromPromise<void, { url: string }>(() => pending()),
+  confirmTotp: fromPromise<TokenPair, { code: string; deviceId: string }>(() => pending()),
+  setupEmail: fromPromise<EmailSetup>(() => pending()),
+  confirmEmailSetup: fromPromise<TokenPair, { code: string; deviceId: string }>(() => pending()),
+  sendLoginEmail: fromPromise<void>(() => pending()),
+  verifyTotp: fromPromise<TokenPair, { code: string }>(() => pending()),
+  verifyEmailCode: fromPromise<TokenPair, { code: string }>(() => pending()),
+};
+
+interface Started {
+  actor: ActorRefFrom<typeof authMachine>;
+  /** What persistToken wrote, in order (null: cleared). */
+  saved: (StoredToken | null)[];
+  /** What track pushed to the dataLayer, in order. */
+  tracked: Record<string, unknown>[];
+  /** The refresh tokens the token refresh child refreshed with. */
+  refreshes: string[];
+  until(predicate: (snapshot: AuthSnapshot) => boolean): Promise<AuthSnapshot>;
+}
+
+let running: Started | null = null;
+
+afterEach(() => {
+  running?.actor.stop();
+  running = null;
+});
+
+function start(
+  token: StoredToken | null,
+  actors: Partial<AuthActors> = {},
+  refresh: () => Promise<RefreshResponse> = () => pending(),
+): Started {
+  const saved: (StoredToken | null)[] = [];
+  const tracked: Record<string, unknown>[] = [];
+  const refreshes: string[] = [];
+  const machine = authMachine.provide({
+    actors: {
+      ...quiet,
+      ...actors,
+      tokenRefresh: tokenRefreshMachine.provide({
+        actors: {
+          refreshToken: fromPromise<RefreshResponse, { refresh: string }>(({ input }) => {
+            refreshes.push(input.refresh);
+            return refresh();
+          }),
+        },
+      }),
+    },
+    actions: {
+      persistToken: ({ context }) => void saved.push(context.token),
+      track: (_, params) => void tracked.push(params),
+    },
+  });
+  const actor = createActor(machine, { input: { token } }).start();
+  running = {
+    actor,
+    saved,
+    tracked,
+    refreshes,
+    until: (predicate) => waitFor(actor, predicate, { timeout: 1000 }),
+  };
+  return running;
+}
+
+const tokens = {
+  partialTotp: () => makeStoredToken(partialClaims('totp')),
+  partialEmail: () => makeStoredToken(partialClaims('email')),
+  partialNone: () => makeStoredToken(partialClaims(null)),
+  verified: () => makeStoredToken(verifiedClaims('totp')),
+};
+const verifiedPair = (method: 'totp' | 'email' = 'totp') => makeTokenPair(verifiedClaims(method));
+const totpSetup: TotpSetup = { device_id: 'device-1', qr_url: 'otpauth://totp/Portal:parent?secret=JBSWY3DPEHPK3PXP' };
+const emailSetup: EmailSetup = { device_id: 'device-2', email: 'parent@fixtures.example' };
+const unauthorized = (text: string) => new ApiError(text, 'http', 401);
+
+describe('the login gate', () => {
+  it.each<[string, () => StoredToken | null, StateValue]>([
+    ['no token', () => null, { signedOut: 'idle' }],
+    ['a token without a 2fa_method claim', tokens.partialNone, 'setupRequired'],
+    ['an unverified totp token', tokens.partialTotp, { totpVerification: 'idle' }],
+    ['an unverified email token', tokens.partialEmail, { emailVerification: 'sending' }],
+    ['a verified token', tokens.verified, { authenticated: 'active' }],
+    ['a verified token whose access part expired', () => makeStoredToken({ ...verifiedClaims(), exp: expiresIn(-10) }), { authenticated: 'restoring' }],
+    ['a garbage access token', () => ({ username: 'parent', access: 'not-a-jwt', refresh: 'refresh-1' }), { signedOut: 'idle' }],
+  ])('with %s shows %j', (_, token, screen) => {
+    const { actor } = start(token());
+
+    expect(actor.getSnapshot().value).toEqual(screen);
+  });
+
+  it('forgets a garbage token rather than keep it in context', () => {
+    const { actor } = start({ username: 'parent', access: 'a.b.c', refresh: 'refresh-1' });
+
+    expect(actor.getSnapshot().context.token).toBeNull();
+  });
+});
+
+describe('the dataLayer', () => {
+  it('records login_success after a password login, and stores the partial token', async () => {
+    const partial = { username: 'parent', ...makeTokenPair(partialClaims('totp')) };
+    const { actor, tracked, saved, until } = start(null, { login: fromPromise(() => Promise.resolve(partial)) });
+
+    actor.send({ type: 'LOGIN.SUBMIT', username: 'parent', password: 'parent-password-1' });
+    await until((s) => s.matches('totpVerification'));
+
+    expect(tracked).toEqual([{ event: 'login_success', method: 'password' }]);
+    expect(saved).toEqual([partial]);
+  });
+
+  it('records login_2fa_success with method totp, then the user_id', async () => {
+    const verified = verifiedPair('totp');
+    const { actor, tracked, saved, until } = start(tokens.partialTotp(), {
+      verifyTotp: fromPromise(() => Promise.resolve(verified)),
+    });
+
+    actor.send({ type: 'CODE.VERIFY', code: '123456' });
+    await until((s) => s.matches('authenticated'));
+
+    expect(tracked).toEqual([{ event: 'login_2fa_success', method: 'totp' }, { user_id: '7' }]);
+    expect(saved).toEqual([{ username: 'parent', ...verified }]);
+  });
+
+  it('records login_2fa_success with method email, then the user_id', async () => {
+    const { actor, tracked, until } = start(tokens.partialEmail(), {
+      sendLoginEmail: fromPromise(() => Promise.resolve()),
+      verifyEmailCode: fromPromise(() => Promise.resolve(verifiedPair('email'))),
+    });
+    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+
+    actor.send({ type: 'CODE.VERIFY', code: '123456' });
+    await until((s) => s.matches('authenticated'));
+
+    expect(tracked).toEqual([{ event: 'login_2fa_success', method: 'email' }, { user_id: '7' }]);
+  });
+
+  it('records the user_id when a stored verified session is restored', () => {
+    const { tracked } = start(tokens.verified());
+
+    expect(tracked).toEqual([{ user_id: '7' }]);
+  });
+
+  it('records logout, then clears the user_id, on Logout', () => {
+    const { actor, tracked, saved } = start(tokens.verified());
+
+    actor.send({ type: 'LOGOUT' });
+
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(tracked).toEqual([{ user_id: '7' }, { event: 'logout' }, { user_id: null }]);
+    expect(saved).toEqual([null]);
+  });
+});
+
+describe('a failed password login', () => {
+  // token/ is called without a token: a 401 there means rejected credentials, not an expired session.
+  it.each([
+    ['rejected credentials (401)', new ApiError('Login unsuccessful. Please try again.', 'http', 401), 'Login unsuccessful. Please try again.'],
+    ['a network failure', new ApiError('An error occurred during login.', 'network'), 'An error occurred during login.'],
+  ])('after %s stays on the form and says why', async (_, error, text) => {
+    const { actor, saved, tracked, until } = start(null, { login: fromPromise(() => Promise.reject(error)) });
+
+    actor.send({ type: 'LOGIN.SUBMIT', username: 'parent', password: 'wrong' });
+    const snapshot = await until((s) => !s.hasTag('pending'));
+
+    expect(snapshot.value).toEqual({ signedOut: 'idle' });
+    expect(snapshot.context.error).toBe(text);
+    expect(saved).toEqual([]);
+    expect(tracked).toEqual([]);
+  });
+});
+
+describe('Back', () => {
+  it.each<[string, () => StoredToken]>([
+    ['2FA setup', tokens.partialNone],
+    ['the TOTP code screen', tokens.partialTotp],
+  ])('on %s clears the stored token without recording a logout', (_, token) => {
+    const { actor, saved, tracked } = start(token());
+
+    actor.send({ type: 'BACK' });
+
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, error: null });
+    expect(saved).toEqual([null]);
+    expect(tracked).toEqual([]);
+  });
+});
+
+describe('confirming a 2FA setup', () => {
+  it.each([
+    ['the authenticator app', 'SETUP.CHOOSE_APP', { setupTotp: fromPromise(() => Promise.resolve(totpSetup)) }],
+    ['e-mail codes', 'SETUP.CHOOSE_EMAIL', { setupEmail: fromPromise(() => Promise.resolve(emailSetup)) }],
+  ] as const)('with %s asks for a code when it is blank', async (_, choice, actors) => {
+    let confirmed = 0;
+    const confirm = fromPromise<TokenPair, { code: string; deviceId: string }>(() => {
+      confirmed += 1;
+      return pending();
+    });
+    const { actor, until } = start(tokens.partialNone(), { ...actors, confirmTotp: confirm, confirmEmailSetup: confirm });
+    actor.send({ type: choice });
+    await until((s) => s.hasTag('pending') === false && s.context.deviceId !== null);
+
+    actor.send({ type: 'CODE.CONFIRM', code: '' });
+    expect(actor.getSnapshot().context.error).toBe('Please enter a token');
+
+    actor.send({ type: 'CODE.CONFIRM', code: '   ' });
+    expect(actor.getSnapshot().context.error).toBe('Please enter a token');
+    expect(actor.getSnapshot().hasTag('pending')).toBe(false);
+    expect(confirmed).toBe(0);
+  });
+});
+
+describe('an expired sign-in', () => {
+  it('returns from the code screen to login when verify answers 401', async () => {
+    const { actor, saved, until } = start(tokens.partialTotp(), {
+      verifyTotp: fromPromise(() => Promise.reject(unauthorized('Invalid TOTP code. Please try again.'))),
+    });
+
+    actor.send({ type: 'CODE.VERIFY', code: '123456' });
+    const snapshot = await until((s) => s.matches('signedOut'));
+
+    expect(snapshot.value).toEqual({ signedOut: 'idle' });
+    expect(snapshot.context.error).toBe('Authentication session expired. Please log in again.');
+    expect(saved).toEqual([null]);
+  });
+
+  it('returns from the e-mail code screen to login when another tab clears the token', async () => {
+    const { actor, saved, until } = start(tokens.partialEmail(), { sendLoginEmail: fromPromise(() => Promise.resolve()) });
+    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+
+    actor.send({ type: 'STORAGE.CHANGED', token: null });
+
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(actor.getSnapshot().context.error).toBe('Authentication session expired. Please log in again.');
+    expect(saved).toEqual([]); // the other tab already cleared it
+  });
+});
+
+describe('a verified session', () => {
+  it('keeps going when another tab stores another verified token, and refreshes with that one', async () => {
+    const { actor, tracked, saved, refreshes, until } = start(tokens.verified());
+    const other = makeStoredToken(verifiedClaims('totp'), 'refresh-other-tab');
+
+    actor.send({ type: 'STORAGE.CHANGED', token: other });
+
+    expect(actor.getSnapshot().value).toEqual({ authenticated: 'active' });
+    expect(actor.getSnapshot().context.token).toEqual(other);
+    const child = actor.getSnapshot().children.tokenRefresh as ActorRefFrom<typeof tokenRefreshMachine>;
+    expect(child.getSnapshot().context.tokens).toEqual({ access: other.access, refresh: other.refresh });
+
+    actor.send({ type: 'REFRESH.REQUEST' });
+    await until(() => refreshes.length > 0);
+    expect(refreshes).toEqual(['refresh-other-tab']);
+    expect(tracked).toEqual([{ user_id: '7' }]);
+    expect(saved).toEqual([]);
+  });
+
+  it('shows the refresh failure on the login form when SESSION.EXPIRED says why', () => {
+    const { actor, saved } = start(tokens.verified());
+
+    actor.send({ type: 'SESSION.EXPIRED', message: 'Token refresh failed: 500' });
+
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(actor.getSnapshot().context.error).toBe('Token refresh failed: 500');
+    expect(saved).toEqual([null]);
+  });
+
+  it('ends when its refresh fails with a 500, with that text', async () => {
+    const expiring = makeStoredToken({ ...verifiedClaims(), exp: expiresIn(30) });
+    const { until } = start(expiring, {}, () => Promise.reject(new ApiError('Token refresh failed: 500', 'http', 500)));
+
+    const snapshot = await until((s) => s.matches('signedOut'));
+
+    expect(snapshot.context.error).toBe('Token refresh failed: 500');
+  });
+
+  it('ends quietly when its refresh answers 401', async () => {
+    const expiring = makeStoredToken({ ...verifiedClaims(), exp: expiresIn(30) });
+    const { until, saved } = start(expiring, {}, () => Promise.reject(unauthorized('HTTP Error: 401: Unauthorized')));
+
+    const snapshot = await until((s) => s.matches('signedOut'));
+
+    expect(snapshot.context.error).toBeNull();
+    expect(saved).toEqual([null]);
+  });
+});

@@ -1,0 +1,152 @@
+// The session against the reference API in process (tests/utils/api-server.ts): the auth actor,
+// the API client and localStorage wired as in the app. Spec sections 4 and 9, decisions.md
+// section 1 (token storage, other tabs).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from 'xstate';
+import { addFixtures, API, createTestServer, signIn, type TestServer } from '../../tests/utils/api-server.ts';
+import { makeAccessToken, verifiedClaims } from '../../tests/utils/tokens.ts';
+import { fetchAffiliates } from '../api/affiliates.ts';
+import type { TokenPair } from '../api/schemas.ts';
+import { createSession, type Session } from './session.ts';
+import { createTokenStorage } from './token-storage.ts';
+
+/** Short-lived tokens: the server refuses them once its clock passes this, the client keeps them. */
+const ACCESS_LIFETIME_SECONDS = 120;
+
+interface Call {
+  path: string;
+  authorization: string | null;
+}
+
+interface World {
+  server: TestServer;
+  /** Every request the client made, in order. */
+  calls: Call[];
+  session: Session;
+  track: ReturnType<typeof vi.fn>;
+  /** The pair the parent user signed in with, stored under auth_token before the session starts. */
+  signedIn: TokenPair;
+}
+
+let world: World | null = null;
+
+beforeEach(() => {
+  localStorage.clear();
+});
+
+afterEach(() => {
+  world?.session.stop();
+  world = null;
+  localStorage.clear();
+});
+
+const stored = () => JSON.parse(localStorage.getItem('auth_token') ?? 'null') as { username: string } & TokenPair;
+
+function newSession(fetch: typeof globalThis.fetch, track = vi.fn()) {
+  return createSession({
+    baseUrl: `${API}/`,
+    storage: createTokenStorage(localStorage, window),
+    track,
+    loadQrCode: () => Promise.resolve(),
+    fetch,
+  });
+}
+
+/**
+ * A server, the parent user signed in and stored, and a started session whose requests go to the
+ * server (through `answer`, which may rewrite a response) and are recorded.
+ */
+async function signedInWorld(answer: (path: string, response: Response) => Promise<Response> = (_, r) => Promise.resolve(r)) {
+  const server = createTestServer({ now: Date.now(), accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const signedIn = await signIn(server, fixtures.users.parent.username, fixtures.users.parent.password);
+  localStorage.setItem('auth_token', JSON.stringify({ username: 'parent', ...signedIn }));
+
+  const calls: Call[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    const path = new URL(url, 'http://portal.test').pathname.slice(API.length + 1);
+    calls.push({ path, authorization: new Headers(init?.headers).get('Authorization') });
+    return answer(path, await server.fetch(input, init));
+  };
+  const track = vi.fn();
+  const session = newSession(fetch, track);
+  session.start();
+  world = { server, calls, session, track, signedIn };
+  expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+  return world;
+}
+
+describe('requests that meet a 401', () => {
+  it('share one refresh, however many there are, and all succeed with the new token', async () => {
+    const { server, calls, session, signedIn } = await signedInWorld();
+    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000); // the server now refuses the stored token
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => fetchAffiliates(session.client)));
+
+    expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(1);
+    const fresh = session.auth.getSnapshot().context.token?.access;
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(signedIn.access);
+    const affiliateCalls = calls.filter((call) => call.path === 'affiliates/');
+    expect(affiliateCalls.map((call) => call.authorization)).toEqual([
+      ...Array<string>(10).fill(`Bearer ${signedIn.access}`),
+      ...Array<string>(10).fill(`Bearer ${fresh}`),
+    ]);
+    for (const list of answers) expect(list.map((affiliate) => affiliate.id)).toEqual(['C1', 'C2', 'P1']);
+    expect(stored().access).toBe(fresh);
+    expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+  });
+
+  it("keep the old refresh token in storage when the refresh answer has no new one", async () => {
+    const { server, session, signedIn } = await signedInWorld(async (path, response) => {
+      if (path !== 'token/refresh/') return response;
+      const { access } = (await response.json()) as TokenPair;
+      return Response.json({ access }, { status: response.status });
+    });
+    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000);
+
+    await fetchAffiliates(session.client);
+
+    expect(stored().access).not.toBe(signedIn.access);
+    expect(stored().refresh).toBe(signedIn.refresh);
+    expect(session.auth.getSnapshot().context.token?.refresh).toBe(signedIn.refresh);
+  });
+});
+
+describe('another tab', () => {
+  it('logs this tab out when it clears auth_token', async () => {
+    const { session, track } = await signedInWorld();
+    track.mockClear();
+
+    localStorage.removeItem('auth_token');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token', newValue: null }));
+
+    await waitFor(session.auth, (s) => s.matches('signedOut'), { timeout: 1000 });
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(session.auth.getSnapshot().context.token).toBeNull();
+    expect(track).toHaveBeenCalledWith({ user_id: null });
+  });
+});
+
+describe('a stored value that is not a token record', () => {
+  const noExp = makeAccessToken({ ...verifiedClaims(), exp: undefined }); // JSON drops the undefined claim
+
+  it.each([
+    ['garbage', 'garbage'],
+    ['malformed JSON', '{"username":"parent","access":'],
+    ['a token without exp', JSON.stringify({ username: 'parent', access: noExp, refresh: 'refresh-1' })],
+    ['a record with a garbage access token', JSON.stringify({ username: 'parent', access: 'not.a.jwt', refresh: 'refresh-1' })],
+    ['a record missing its refresh token', JSON.stringify({ username: 'parent', access: makeAccessToken(verifiedClaims()) })],
+  ])('means signed out: %s', (_, raw) => {
+    localStorage.setItem('auth_token', raw);
+    const fetch = vi.fn<typeof globalThis.fetch>(() => Promise.reject(new Error('no request expected')));
+    const session = newSession(fetch);
+
+    expect(() => session.start()).not.toThrow();
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(session.auth.getSnapshot().context.token).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
+    session.stop();
+  });
+});
