@@ -1,5 +1,6 @@
 // GET affiliates/: mapped to {id, name, parent_id} and sorted by name (spec section 3).
-import type { ApiClient } from './client.ts';
+import useSWR from 'swr';
+import type { ApiClient, ApiScope } from './client.ts';
 import { affiliateListSchema } from './schemas.ts';
 
 export interface Affiliate {
@@ -13,4 +14,9 @@ export async function fetchAffiliates(client: ApiClient, signal?: AbortSignal): 
   return list
     .map((affiliate) => ({ id: affiliate.affiliate_ID, name: affiliate.name, parent_id: affiliate.parent }))
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The affiliates the user (or the affiliate viewed as) may see, cached per impersonated affiliate. */
+export function useAffiliates({ client, impersonated }: ApiScope) {
+  return useSWR(['affiliates', impersonated], () => fetchAffiliates(client));
 }

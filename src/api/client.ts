@@ -167,3 +167,9 @@ export function createApiClient(options: ApiClientOptions) {
 
   return { request, blob };
 }
+
+/** What a cached call depends on: the client, and the affiliate a superuser views as. */
+export interface ApiScope {
+  client: ApiClient;
+  impersonated: string | null;
+}

@@ -1,5 +1,6 @@
 // GET reports/affiliate/ and the report download, a spreadsheet saved as report-{id}-{report_date}.xlsx.
-import type { ApiClient } from './client.ts';
+import useSWR from 'swr';
+import type { ApiClient, ApiScope } from './client.ts';
 import { affiliateReportListSchema, type AffiliateReport } from './schemas.ts';
 
 export function fetchReports(client: ApiClient, signal?: AbortSignal): Promise<AffiliateReport[]> {
@@ -12,4 +13,9 @@ export function reportFileName(report: Pick<AffiliateReport, 'id' | 'report_date
 
 export function downloadReport(client: ApiClient, reportId: number, signal?: AbortSignal): Promise<Blob> {
   return client.blob(`reports/affiliate/${reportId}/download/`, { signal });
+}
+
+/** The reports the user (or the affiliate viewed as) may see, cached per impersonated affiliate. */
+export function useReports({ client, impersonated }: ApiScope) {
+  return useSWR(['reports', impersonated], () => fetchReports(client));
 }

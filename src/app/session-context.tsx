@@ -2,6 +2,8 @@
 import { useSelector } from '@xstate/react';
 import { createContext, use, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
+import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
+import type { ApiScope } from '../api/client.ts';
 import type { AuthActor, Session } from './session.ts';
 
 const SessionContext = createContext<Session | null>(null);
@@ -19,4 +21,11 @@ export function useSession(): Session {
 /** A narrow slice of the auth machine's state. */
 export function useAuthSelector<T>(selector: (snapshot: SnapshotFrom<AuthActor>) => T): T {
   return useSelector(useSession().auth, selector);
+}
+
+/** The client and the impersonated affiliate, which every cached call is keyed by. */
+export function useApiScope(): ApiScope {
+  const session = useSession();
+  const impersonated = useSelector(session.impersonation, selectImpersonatedAffiliate);
+  return { client: session.client, impersonated };
 }

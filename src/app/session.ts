@@ -3,17 +3,19 @@
 // asks the actor's token refresh machine for a new token, one refresh however many ask.
 import { createActor, waitFor, type Actor } from 'xstate';
 import { provideAuth } from '../../machines/auth.actors.ts';
+import { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { TokenStorage } from './token-storage.ts';
 
 export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
+export type ImpersonationActor = Actor<typeof impersonationMachine>;
 
 export interface Session {
   auth: AuthActor;
   client: ApiClient;
   /** The affiliate a superuser views the portal as, sent as impersonate_affiliate. */
-  setImpersonatedAffiliate(id: string | null): void;
+  impersonation: ImpersonationActor;
   start(): void;
   stop(): void;
 }
@@ -27,7 +29,6 @@ export interface SessionOptions {
 }
 
 export function createSession(options: SessionOptions): Session {
-  let impersonated: string | null = null;
   let pendingRefresh: Promise<string | null> | null = null;
   let unsubscribe: (() => void) | null = null;
 
@@ -54,7 +55,7 @@ export function createSession(options: SessionOptions): Session {
     baseUrl: options.baseUrl,
     fetch: options.fetch,
     getAccessToken: currentAccess,
-    getImpersonatedAffiliate: () => impersonated,
+    getImpersonatedAffiliate: () => impersonation.getSnapshot().context.affiliateId,
     refreshAccessToken,
   });
 
@@ -68,19 +69,32 @@ export function createSession(options: SessionOptions): Session {
     { input: { token: options.storage.read() } },
   );
 
+  const impersonation: ImpersonationActor = createActor(impersonationMachine);
+  let wasSignedIn = false;
+
   return {
     auth,
     client,
-    setImpersonatedAffiliate(id) {
-      impersonated = id;
-    },
+    impersonation,
     start() {
+      impersonation.start();
       auth.start();
-      unsubscribe = options.storage.subscribe((token) => auth.send({ type: 'STORAGE.CHANGED', token }));
+      const storage = options.storage.subscribe((token) => auth.send({ type: 'STORAGE.CHANGED', token }));
+      // Signing out ends viewing as an affiliate: the next session starts in its own view.
+      const signedIn = auth.subscribe((snapshot) => {
+        const now = snapshot.matches('authenticated');
+        if (wasSignedIn && !now) impersonation.send({ type: 'IMPERSONATION.CLEAR' });
+        wasSignedIn = now;
+      });
+      unsubscribe = () => {
+        storage();
+        signedIn.unsubscribe();
+      };
     },
     stop() {
       unsubscribe?.();
       auth.stop();
+      impersonation.stop();
     },
   };
 }
