@@ -84,6 +84,8 @@ export interface RequestOptions<S extends z.ZodMiniType> {
   query?: Record<string, string | undefined>;
   /** Sends the bearer token and impersonate_affiliate; true unless the call is public. */
   auth?: boolean;
+  /** Sends impersonate_affiliate while a superuser views as an affiliate; true unless the call asks for the own view. */
+  impersonate?: boolean;
   /** The response's schema; without one the answer's body is not read. */
   schema?: S;
   signal?: AbortSignal;
@@ -94,22 +96,28 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  function url(path: string, query: Record<string, string | undefined>, auth: boolean): string {
+  function url(path: string, query: Record<string, string | undefined>, impersonate: boolean): string {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
-    const impersonated = auth ? options.getImpersonatedAffiliate?.() : null;
+    const impersonated = impersonate ? options.getImpersonatedAffiliate?.() : null;
     if (impersonated) params.set('impersonate_affiliate', impersonated);
     const search = params.toString();
     return `${options.baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 
-  async function send(path: string, init: RequestInit, query: Record<string, string | undefined>, auth: boolean): Promise<Response> {
+  async function send(
+    path: string,
+    init: RequestInit,
+    query: Record<string, string | undefined>,
+    auth: boolean,
+    impersonate = auth,
+  ): Promise<Response> {
     const attempt = async (token: string | null | undefined) => {
       const headers = new Headers(init.headers);
       headers.set('Accept', 'application/json');
       if (auth && token) headers.set('Authorization', `Bearer ${token}`);
       try {
-        return await doFetch(url(path, query, auth), { ...init, headers });
+        return await doFetch(url(path, query, auth && impersonate), { ...init, headers });
       } catch (error) {
         if (init.signal?.aborted) throw error;
         throw new ApiError(messages.network, 'network');
@@ -134,13 +142,13 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   async function request<S extends z.ZodMiniType>(path: string, request: RequestOptions<S> = {}): Promise<z.infer<S>> {
-    const { method = 'GET', body, query = {}, auth = true, schema, signal } = request;
+    const { method = 'GET', body, query = {}, auth = true, impersonate = true, schema, signal } = request;
     const init: RequestInit = { method, signal };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers = { 'Content-Type': 'application/json' };
     }
-    const response = await send(path, init, query, auth);
+    const response = await send(path, init, query, auth, impersonate);
     if (!response.ok) throw await failure(response);
     if (!schema) return undefined as z.infer<S>;
     let data: unknown;

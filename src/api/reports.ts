@@ -17,5 +17,5 @@ export function downloadReport(client: ApiClient, reportId: number, signal?: Abo
 
 /** The reports the user (or the affiliate viewed as) may see, cached per impersonated affiliate. */
 export function useReports({ client, impersonated }: ApiScope) {
-  return useSWR(['reports', impersonated], () => fetchReports(client));
+  return useSWR<AffiliateReport[], Error>(['reports', impersonated], () => fetchReports(client));
 }

@@ -19,10 +19,10 @@ export function fetchConnectionFees(client: ApiClient, range: Range, signal?: Ab
 
 /** Payment events of a range, cached per range and impersonated affiliate. */
 export function usePaymentEvents({ client, impersonated }: ApiScope, range: Range) {
-  return useSWR(['payment_events', range.start, range.end ?? null, impersonated], () => fetchPaymentEvents(client, range));
+  return useSWR<PaymentEvent[], Error>(['payment_events', range.start, range.end ?? null, impersonated], () => fetchPaymentEvents(client, range));
 }
 
 /** Connection fees of a range, cached per range and impersonated affiliate. */
 export function useConnectionFees({ client, impersonated }: ApiScope, range: Range) {
-  return useSWR(['connection_fees', range.start, range.end ?? null, impersonated], () => fetchConnectionFees(client, range));
+  return useSWR<ConnectionFee[], Error>(['connection_fees', range.start, range.end ?? null, impersonated], () => fetchConnectionFees(client, range));
 }

@@ -80,6 +80,7 @@ export function createSession(options: SessionOptions): Session {
       impersonation.start();
       auth.start();
       const storage = options.storage.subscribe((token) => auth.send({ type: 'STORAGE.CHANGED', token }));
+      wasSignedIn = auth.getSnapshot().matches('authenticated');
       // Signing out ends viewing as an affiliate: the next session starts in its own view.
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');

@@ -1,7 +1,12 @@
 // The header of every page: the logo linking to the public site (to the affiliate's page when
 // one is selected), and Logout once signed in.
+import { lazy, Suspense } from 'react';
+import { useRoute } from 'wouter';
 import { env } from '../../config/env.ts';
+import { readClaims } from '../../domain/auth-token.ts';
 import { useAuthSelector, useSession } from '../session-context.tsx';
+
+const ViewAsAffiliate = lazy(() => import('./view-as-affiliate.tsx'));
 
 export const PRODUCT_NAME = 'Affiliate Portal';
 
@@ -9,9 +14,15 @@ export function publicSiteLink(affiliateId: string | null): string {
   return affiliateId ? `${env.publicSiteUrl}/?affiliate=${encodeURIComponent(affiliateId)}` : env.publicSiteUrl;
 }
 
-export function SiteHeader({ affiliateId = null }: { affiliateId?: string | null }) {
+export function SiteHeader() {
   const { auth } = useSession();
-  const signedIn = useAuthSelector((snapshot) => snapshot.matches('authenticated'));
+  const [onAffiliatePage, params] = useRoute('/affiliate/:affiliateId');
+  const affiliateId = onAffiliatePage ? params.affiliateId : null;
+  const signedIn = useAuthSelector((snapshot) => snapshot.matches({ authenticated: 'active' }));
+  const isSuperuser = useAuthSelector((snapshot) => {
+    const access = snapshot.context.token?.access;
+    return access ? readClaims(access)?.is_superuser === true : false;
+  });
   return (
     <header className="app-header">
       <div className="container app-header__inner">
@@ -23,6 +34,11 @@ export function SiteHeader({ affiliateId = null }: { affiliateId?: string | null
           </svg>
           <span>{PRODUCT_NAME}</span>
         </a>
+        {signedIn && isSuperuser && (
+          <Suspense fallback={null}>
+            <ViewAsAffiliate />
+          </Suspense>
+        )}
         {signedIn && (
           <button type="button" className="button button-ghost" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Logout

@@ -1,0 +1,89 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { addFixtures, createTestServer, signIn, type TestServer } from '../../../tests/utils/api-server.ts';
+import { renderWithSession } from '../../../tests/utils/render-session.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+import { TabBar } from './tab-bar.tsx';
+
+async function signedInAs(name: 'admin' | 'parent') {
+  const server = createTestServer({ now: Date.now() });
+  const { users } = addFixtures(server.db, { now: server.clock.now() });
+  const user = users[name];
+  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...(await signIn(server, user.username, user.password)) }));
+  return server;
+}
+
+function renderLayout(server: TestServer, path = '/') {
+  const location = memoryLocation({ path, record: true });
+  const rendered = renderWithSession(
+    <Router hook={location.hook}>
+      <SiteHeader />
+      <TabBar />
+      <SiteFooter />
+    </Router>,
+    { server },
+  );
+  return { ...rendered, location };
+}
+
+describe('the layout of logged-in pages', () => {
+  it('has a logo to the public site, Logout, the two tabs with the active one marked, and the footer year', async () => {
+    const { user } = renderLayout(await signedInAs('parent'), '/reports');
+    expect(screen.getByRole('link', { name: 'Affiliate Portal' })).toHaveAttribute('href', 'https://www.example.com');
+    expect(screen.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(`© ${new Date().getFullYear()}`);
+    expect(screen.queryByLabelText('View as Affiliate')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it("links the logo to the affiliate's page on the public site when an affiliate is selected", async () => {
+    renderLayout(await signedInAs('parent'), '/affiliate/C1');
+    expect(screen.getByRole('link', { name: 'Affiliate Portal' })).toHaveAttribute('href', 'https://www.example.com/?affiliate=C1');
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+  });
+});
+
+describe('View as Affiliate', () => {
+  it('lets a superuser view the portal as an affiliate, and stop', async () => {
+    const server = await signedInAs('admin');
+    const { user, session, location } = renderLayout(server, '/reports');
+    const selector = await screen.findByLabelText('View as Affiliate');
+    const parentName = server.db.prepare("SELECT name FROM affiliates WHERE affiliate_id = 'P1'").pluck().get() as string;
+    await within(selector).findByRole('option', { name: parentName });
+
+    await user.selectOptions(selector, 'P1');
+    expect(session.impersonation.getSnapshot().context.affiliateId).toBe('P1');
+    expect(screen.getByText(`Viewing as ${parentName}`)).toBeInTheDocument();
+    expect(location.history.at(-1)).toBe('/');
+
+    await user.click(screen.getByRole('button', { name: `Stop viewing as ${parentName}` }));
+    expect(session.impersonation.getSnapshot().context.affiliateId).toBeNull();
+    expect(screen.queryByText(`Viewing as ${parentName}`)).not.toBeInTheDocument();
+  });
+
+  it('sends impersonate_affiliate with every request while viewing as an affiliate', async () => {
+    const server = await signedInAs('admin');
+    const { session } = renderLayout(server);
+    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
+    const { affiliateListSchema } = await import('../../api/schemas.ts');
+    const scoped = await session.client.request('affiliates/', { schema: affiliateListSchema });
+    expect(scoped.map((affiliate) => affiliate.affiliate_ID).sort()).toEqual(['C1', 'C2', 'P1']);
+    const own = await session.client.request('affiliates/', { schema: affiliateListSchema, impersonate: false });
+    expect(own.length).toBeGreaterThan(3);
+  });
+
+  it('ends viewing as an affiliate on logout', async () => {
+    const server = await signedInAs('admin');
+    const { user, session } = renderLayout(server);
+    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(session.impersonation.getSnapshot().context.affiliateId).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+// The header's 'View as Affiliate' selector, for superusers only (spec sections 2 and 6), and the
+// 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it fetches with SWR,
+// which the sign-in screens never need.
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
+import { SWRConfig } from 'swr';
+import { useLocation } from 'wouter';
+import { selectImpersonatedAffiliate } from '../../../machines/impersonation.ts';
+import { useOwnAffiliates } from '../../api/affiliates.ts';
+import { messages } from '../../api/client.ts';
+import { queryCache, swrConfiguration } from '../../api/swr.ts';
+import { useSession } from '../session-context.tsx';
+
+const swrConfig = swrConfiguration(queryCache);
+
+function ViewAsSelector() {
+  const session = useSession();
+  const [, navigate] = useLocation();
+  const id = useId();
+  const selected = useSelector(session.impersonation, selectImpersonatedAffiliate);
+  const { data: affiliates, error } = useOwnAffiliates(session.client, true);
+  const name = affiliates?.find((affiliate) => affiliate.id === selected)?.name ?? selected;
+
+  const choose = (affiliateId: string) => {
+    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId });
+    // The route's affiliate may not be in the new view: start at its dashboard.
+    navigate('/');
+  };
+
+  return (
+    <div className="view-as">
+      <div className="view-as__field">
+        <label htmlFor={id}>View as Affiliate</label>
+        <select id={id} value={selected ?? ''} onChange={(event) => choose(event.target.value)} disabled={!affiliates && !error}>
+          <option value="">{error ? messages.selectorError : 'Own view (all affiliates)'}</option>
+          {affiliates?.map((affiliate) => (
+            <option key={affiliate.id} value={affiliate.id}>
+              {affiliate.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {selected !== null && (
+        <p className="view-as__notice">
+          <span>Viewing as {name}</span>
+          <button type="button" className="button button-ghost" onClick={() => choose('')}>
+            Stop viewing as {name}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+export default function ViewAsAffiliate() {
+  return (
+    <SWRConfig value={swrConfig}>
+      <ViewAsSelector />
+    </SWRConfig>
+  );
+}
