@@ -188,6 +188,20 @@ describe('a failed password login', () => {
   });
 });
 
+describe('another tab storing a token', () => {
+  it("leads to that token's screen without the old screen's message", async () => {
+    const error = new ApiError('Login unsuccessful. Please try again.', 'http', 401);
+    const { actor, until } = start(null, { login: fromPromise(() => Promise.reject(error)) });
+    actor.send({ type: 'LOGIN.SUBMIT', username: 'parent', password: 'wrong' });
+    await until((s) => s.context.error !== null);
+
+    actor.send({ type: 'STORAGE.CHANGED', token: tokens.partialTotp() });
+
+    expect(actor.getSnapshot().value).toEqual({ totpVerification: 'idle' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+});
+
 describe('Back', () => {
   it.each<[string, () => StoredToken]>([
     ['2FA setup', tokens.partialNone],

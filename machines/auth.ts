@@ -136,6 +136,8 @@ export const authMachine = setup({
         assertEvent(event, 'STORAGE.CHANGED');
         return event.token;
       },
+      // The old screen's message does not belong to the one another tab leads to.
+      error: null,
     }),
     clearSession: assign({ token: null, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
     setError: assign({ error: (_, text: string | null) => text }),

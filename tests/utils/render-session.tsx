@@ -51,11 +51,13 @@ export function renderWithSession(ui: ReactElement, options: RenderWithSessionOp
 /**
  * The server with a fetch the test steers, for faults the real API would not produce on demand:
  * `failNext(path)` makes the next call of a path fail as a network fault does (fetch rejects),
- * `hold(path)` keeps its calls waiting until the returned release is called. Paths are spec
- * section 7's ('2fa/totp/setup/').
+ * `failNext(path, { status: 500 })` answers it with that status and an HTML page instead, as a
+ * failing upstream proxy would (the server never sees the call), and `hold(path)` keeps its calls
+ * waiting until the returned release is called. Paths are spec section 7's ('2fa/totp/setup/').
  */
 export function steerableServer(server: TestServer) {
-  const failures = new Map<string, number>();
+  /** The faults still to come, per path, in order: a network fault, or an answer with a status. */
+  const failures = new Map<string, (number | null)[]>();
   const holds = new Map<string, Promise<void>>();
   const pathOf = (input: RequestInfo | URL) =>
     new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN).pathname;
@@ -64,18 +66,18 @@ export function steerableServer(server: TestServer) {
     const path = pathOf(input);
     const hold = holds.get(path);
     if (hold) await hold;
-    const left = failures.get(path) ?? 0;
-    if (left > 0) {
-      failures.set(path, left - 1);
-      throw new TypeError('Failed to fetch');
-    }
+    const fault = failures.get(path)?.shift();
+    if (fault === null) throw new TypeError('Failed to fetch');
+    if (fault !== undefined) return proxyErrorPage(fault);
     return server.fetch(input, init);
   };
 
   return {
     server: { ...server, fetch } satisfies TestServer,
-    failNext(path: string, times = 1) {
-      failures.set(`${API}/${path}`, times);
+    /** The next `times` calls of `path` fail: as a network fault, or answered with `status`. */
+    failNext(path: string, fault: number | { status?: number; times?: number } = 1) {
+      const { status = null, times = 1 } = typeof fault === 'number' ? { times: fault } : fault;
+      failures.set(`${API}/${path}`, Array.from({ length: times }, () => status));
     },
     hold(path: string): () => void {
       let release = () => {};
@@ -91,6 +93,18 @@ export function steerableServer(server: TestServer) {
       };
     },
   };
+}
+
+const statusTexts: Record<number, string> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+
+/** What a reverse proxy answers when the upstream fails: the status and an HTML page, not JSON. */
+function proxyErrorPage(status: number): Response {
+  const text = `${status} ${statusTexts[status] ?? 'Error'}`;
+  return new Response(`<!DOCTYPE html>\n<html><head><title>${text}</title></head><body><h1>${text}</h1><hr><p>nginx</p></body></html>\n`, {
+    status,
+    statusText: statusTexts[status] ?? 'Error',
+    headers: { 'Content-Type': 'text/html; charset=utf-8' },
+  });
 }
 
 /** Fills in the login form and presses Login. */

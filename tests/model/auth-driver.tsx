@@ -1,0 +1,713 @@
+// Drives one generated path of the auth machine (tests/model/auth-paths.ts) through the real UI:
+// the sign-in screens and the site header in a real session, talking to the reference server in
+// process. Each event of the path becomes something real (style.md, "Model-based tests"):
+//   user events      typed and clicked on the screen the path is on
+//   actor outcomes   what the server answers: the call is held from the user step that starts it
+//                    (so its pending screen can be seen) and released when the outcome step runs;
+//                    a failure is a transport fault (network, a proxy's 500) or a real refusal (a
+//                    wrong password or code, a token expired by moving the server's clock)
+//   session events   another tab writing the stored token; a request meeting a 401, which makes
+//                    the session refresh (or end) its tokens at the server
+// Before and after every step, the screen must be the one of the path's state (`screens` below),
+// with the machine's error text on its error line, and the token stored exactly when signed in.
+import { act, screen, waitFor } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
+import type { AuthEvent } from '../../machines/auth.ts';
+import { ApiError, messages } from '../../src/api/client.ts';
+import type { TokenPair } from '../../src/api/schemas.ts';
+import { SiteHeader } from '../../src/app/layout/site-header.tsx';
+import type { Session } from '../../src/app/session.ts';
+import { isExpired, readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
+import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
+import { loadQrCode as loadRealQrCode, QR_CODE_LABEL } from '../../src/features/auth/qr-code.tsx';
+import {
+  addFixtures,
+  createTestServer,
+  postJson,
+  signIn,
+  totpCode,
+  type FixtureUser,
+  type FixtureUserName,
+  type TestServer,
+} from '../utils/api-server.ts';
+import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
+import type { ActorDoneEvent, ActorErrorEvent, AuthInvokeId } from './auth-paths.ts';
+import type { MachinePath } from './coverage.ts';
+import { stateLabel } from './paths.ts';
+
+/** The reference server's token lifetimes (server/app.ts defaults, which createTestServer keeps). */
+const ACCESS_LIFETIME_MS = 5 * 60_000;
+const REFRESH_LIFETIME_MS = 24 * 60 * 60_000;
+const TOTP_STEP_MS = 30_000;
+/** How long a screen may take to appear after a step (a server call, a re-render). */
+const SCREEN_TIMEOUT_MS = 3_000;
+
+// --- What the user sees in each state ------------------------------------------------------
+
+interface Screen {
+  /** Throws unless the page shows this state. */
+  check: () => void;
+  /** Alerts this state shows besides the error line. */
+  alerts?: string[];
+  /** Why the error line stays empty here although context.error is set. */
+  hidesError?: string;
+}
+
+const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
+const button = (name: string) => screen.getByRole('button', { name });
+const noButton = (name: string) => expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
+const status = (text: string) => expect(statusTexts()).toContain(text);
+const noStatus = (text: string) => expect(statusTexts()).not.toContain(text);
+const signedOutChrome = () => {
+  noButton('Logout');
+  expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
+};
+
+const retryError = (title: string, retrying: boolean) => () => {
+  signedOutChrome();
+  heading(title);
+  expect(button('Back')).toBeEnabled();
+  if (retrying) {
+    expect(button('Retrying...')).toBeDisabled();
+  } else {
+    expect(button('Retry')).toBeEnabled();
+  }
+};
+const retryingHidesError = 'setup-error.tsx clears the error line while retrying, so that a second failure is announced';
+
+const resendButton = (busy: boolean) => {
+  const resend = button('Resend Email');
+  expect(resend).toHaveAttribute('aria-busy', String(busy));
+  if (busy) expect(resend).toBeDisabled();
+  else expect(resend).toBeEnabled();
+};
+
+/** State value leaf (dotted, each parallel region separately) → what the page shows. */
+export const screens: Record<string, Screen> = {
+  'signedOut.idle': {
+    check: () => {
+      signedOutChrome();
+      heading('Affiliate Login');
+      expect(button('Login')).toBeEnabled();
+      noStatus('Signing in...');
+    },
+  },
+  'signedOut.signingIn': {
+    check: () => {
+      signedOutChrome();
+      heading('Affiliate Login');
+      status('Signing in...');
+      expect(button('Login')).toBeDisabled();
+    },
+  },
+  setupRequired: {
+    check: () => {
+      signedOutChrome();
+      heading('Two-Factor Authentication Required');
+      expect(button('Email Codes')).toBeEnabled();
+      expect(button('Authenticator App')).toBeEnabled();
+      expect(button('Back to Login')).toBeEnabled();
+    },
+  },
+  'totpSetup.settingUp': {
+    check: () => {
+      signedOutChrome();
+      status('Setting up 2FA');
+    },
+  },
+  'totpSetup.setupError': { check: retryError('Setup Error', false) },
+  'totpSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
+  'totpSetup.ready.qrCode.generating': {
+    check: () => {
+      status('Generating QR code...');
+      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
+    },
+  },
+  'totpSetup.ready.qrCode.shown': {
+    check: () => {
+      expect(screen.getByRole('img', { name: QR_CODE_LABEL })).toBeInTheDocument();
+      noStatus('Generating QR code...');
+    },
+  },
+  'totpSetup.ready.qrCode.failed': {
+    check: () => {
+      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
+      noStatus('Generating QR code...');
+    },
+    alerts: ['Failed to generate QR code'],
+  },
+  'totpSetup.ready.form.idle': {
+    check: () => {
+      signedOutChrome();
+      heading('Set Up Authenticator App');
+      expect(screen.getByText('Manual entry key')).toBeInTheDocument();
+      expect(button('Back')).toBeEnabled();
+      button('Confirm'); // enabled only once a code is typed
+    },
+  },
+  'totpSetup.ready.form.confirming': {
+    check: () => {
+      signedOutChrome();
+      heading('Set Up Authenticator App');
+      expect(button('Confirming...')).toBeDisabled();
+    },
+  },
+  'emailSetup.sending': {
+    check: () => {
+      signedOutChrome();
+      status('Setting up Email 2FA');
+    },
+  },
+  'emailSetup.setupError': { check: retryError('Setup Error', false) },
+  'emailSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
+  'emailSetup.ready.idle': {
+    check: () => {
+      signedOutChrome();
+      heading('Confirm Email 2FA Setup');
+      resendButton(false);
+      button('Confirm');
+    },
+  },
+  'emailSetup.ready.resending': {
+    check: () => {
+      signedOutChrome();
+      heading('Confirm Email 2FA Setup');
+      resendButton(true);
+    },
+  },
+  'emailSetup.ready.confirming': {
+    check: () => {
+      signedOutChrome();
+      heading('Confirm Email 2FA Setup');
+      expect(button('Confirming...')).toBeDisabled();
+    },
+  },
+  'totpVerification.idle': {
+    check: () => {
+      signedOutChrome();
+      heading('Enter 2FA Code');
+      noStatus('Verifying...');
+      expect(button('Back to Login')).toBeEnabled();
+    },
+  },
+  'totpVerification.verifying': {
+    check: () => {
+      signedOutChrome();
+      heading('Enter 2FA Code');
+      status('Verifying...');
+      expect(button('Verify')).toBeDisabled();
+    },
+  },
+  'emailVerification.sending': {
+    check: () => {
+      signedOutChrome();
+      status('Sending verification email...');
+    },
+  },
+  'emailVerification.sendError': { check: retryError('Email Error', false) },
+  'emailVerification.retrying': { check: retryError('Email Error', true), hidesError: retryingHidesError },
+  'emailVerification.ready.idle': {
+    check: () => {
+      signedOutChrome();
+      heading('Check Your Email');
+      noStatus('Verifying...');
+      resendButton(false);
+    },
+  },
+  'emailVerification.ready.resending': {
+    check: () => {
+      signedOutChrome();
+      heading('Check Your Email');
+      resendButton(true);
+    },
+  },
+  'emailVerification.ready.verifying': {
+    check: () => {
+      signedOutChrome();
+      heading('Check Your Email');
+      status('Verifying...');
+      expect(button('Verify Code')).toBeDisabled();
+    },
+  },
+  'authenticated.active': {
+    check: () => {
+      expect(button('Logout')).toBeEnabled();
+      expect(screen.getByText('Portal content')).toBeInTheDocument();
+      noStatus('Restoring session...');
+    },
+  },
+  'authenticated.restoring': {
+    check: () => {
+      // The header offers Logout only once the session is usable (site-header.tsx).
+      noButton('Logout');
+      status('Restoring session...');
+      expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
+    },
+  },
+};
+
+/** The leaves of a state value, dotted: `totpSetup.ready.qrCode.shown`, `totpSetup.ready.form.idle`. */
+function leavesOf(value: StateValue, prefix = ''): string[] {
+  if (typeof value === 'string') return [`${prefix}${value}`];
+  return Object.entries(value).flatMap(([key, child]) => (child === undefined ? [] : leavesOf(child, `${prefix}${key}.`)));
+}
+
+/** The texts of the alerts on the page that say something (an empty live region says nothing). */
+const shownAlerts = () =>
+  screen
+    .queryAllByRole('alert')
+    .map((element) => element.textContent.trim())
+    .filter((text) => text !== '');
+
+const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
+const storedAccess = () => (JSON.parse(storedRecord() ?? 'null') as StoredToken | null)?.access ?? null;
+
+/** Waits until the page shows `snapshot`'s state: its screen, error line and stored token. */
+export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void> {
+  const label = stateLabel(snapshot);
+  const shown = leavesOf(snapshot.value as StateValue).map((leaf) => {
+    const entry = screens[leaf];
+    if (!entry) throw new Error(`No screen is known for the state ${leaf}`);
+    return entry;
+  });
+  const error = (snapshot.context as { error: string | null }).error;
+  const alerts = shown.flatMap((entry) => entry.alerts ?? []);
+  if (error && !shown.some((entry) => entry.hidesError)) alerts.push(error);
+  try {
+    await waitFor(
+      () => {
+        for (const entry of shown) entry.check();
+        expect(shownAlerts().sort()).toEqual(alerts.sort());
+        expect(storedRecord() === null, `auth_token is stored unless signed out`).toBe(snapshot.matches('signedOut'));
+      },
+      { timeout: SCREEN_TIMEOUT_MS },
+    );
+  } catch (failure) {
+    if (failure instanceof Error) failure.message = `The page does not show ${label}: ${failure.message}`;
+    throw failure;
+  }
+}
+
+// --- The calls behind the invokes ----------------------------------------------------------
+
+/** What each invoke calls: a path of the API (spec section 7), or the QR code loader. */
+const callOf: Record<AuthInvokeId, string> = {
+  login: 'token/',
+  setupTotp: '2fa/totp/setup/',
+  retrySetupTotp: '2fa/totp/setup/',
+  generateQrCode: 'qrcode.react',
+  confirmTotp: '2fa/totp/confirm/',
+  setupEmail: '2fa/email/setup/',
+  retrySetupEmail: '2fa/email/setup/',
+  resendSetupEmail: 'token/send-email/',
+  confirmEmailSetup: '2fa/email/confirm_setup/',
+  sendLoginEmail: 'token/send-email/',
+  retrySendLoginEmail: 'token/send-email/',
+  resendLoginEmail: 'token/send-email/',
+  verifyTotp: 'token/verify/',
+  verifyEmailCode: 'token/verify/',
+};
+const QR_LOADER = callOf.generateQrCode;
+const REFRESH_CALL = 'token/refresh/';
+
+type Outcome = ActorDoneEvent | ActorErrorEvent;
+
+const isOutcome = (event: EventObject): event is Outcome =>
+  event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
+const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '') as AuthInvokeId;
+const isDone = (event: Outcome): event is ActorDoneEvent => event.type.startsWith('xstate.done.actor.');
+
+/** How a failure is brought about. */
+type Fault =
+  | { kind: 'network' }
+  /** A 5xx answer from the proxy in front of the server. */
+  | { kind: 'status'; status: number }
+  /** The server refuses the partial token: it has expired at the server. */
+  | { kind: 'expiredToken' }
+  /** The server refuses what the user typed (a wrong password or code); the user step types it. */
+  | { kind: 'refusedInput' }
+  /** The QR code library cannot be loaded. */
+  | { kind: 'loaderRejects' };
+
+const codeInvokes = new Set<AuthInvokeId>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
+
+function faultOf(outcome: ActorErrorEvent): Fault {
+  const id = invokeIdOf(outcome);
+  const { error } = outcome;
+  if (id === 'generateQrCode') return { kind: 'loaderRejects' };
+  if (error instanceof ApiError) {
+    if (error.kind === 'network') return { kind: 'network' };
+    if (error.status !== null && error.status >= 500) return { kind: 'status', status: error.status };
+    // token/ is called without a token: its 401 is a wrong password.
+    if (error.status === 401) return id === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
+    if (error.status === 400 && codeInvokes.has(id)) return { kind: 'refusedInput' };
+  }
+  throw new Error(`No real way to make ${id} fail with ${String(error)}`);
+}
+
+/** The QR code loader the session is given: each call waits until the path's outcome says. */
+function controllableQrCode() {
+  const calls: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  return {
+    load: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
+    settle(drawn: boolean) {
+      const call = calls.shift();
+      if (!call) throw new Error('generateQrCode has not asked for the QR code library');
+      if (drawn) loadRealQrCode().then(call.resolve, call.reject);
+      else call.reject(new TypeError('Failed to fetch dynamically imported module: qrcode.react'));
+    },
+  };
+}
+
+// --- Codes ------------------------------------------------------------------------------------
+
+/** A TOTP code the server accepts now: this step's, or the next one's when this one was used. */
+async function acceptedTotp(server: TestServer, secret: string, lastStep: number): Promise<string> {
+  const now = server.clock.now();
+  const step = Math.floor(now / TOTP_STEP_MS);
+  if (step > lastStep) return totpCode(secret, now);
+  if (step + 1 > lastStep) return totpCode(secret, (step + 1) * TOTP_STEP_MS);
+  throw new Error('No unused TOTP step; the path signs in too often');
+}
+
+/** A six-digit code that is none of `taken`. */
+function otherCode(taken: string[]): string {
+  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
+  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
+  return String(candidate).padStart(6, '0');
+}
+
+/** A TOTP code the server refuses now: none of the steps it accepts (one either way). */
+async function refusedTotp(server: TestServer, secret: string): Promise<string> {
+  const now = server.clock.now();
+  const accepted = await Promise.all([-1, 0, 1].map((offset) => totpCode(secret, now + offset * TOTP_STEP_MS)));
+  return otherCode(accepted);
+}
+
+// --- The driver -------------------------------------------------------------------------------
+
+/** The code screens: the field, the button, and the invoke a code sent from there starts. */
+const codeForms = [
+  { state: 'totpSetup', field: 'Authentication Code', submit: 'Confirm', invoke: 'confirmTotp' },
+  { state: 'emailSetup', field: 'Email Verification Code', submit: 'Confirm', invoke: 'confirmEmailSetup' },
+  { state: 'totpVerification', field: 'Authentication Code', submit: 'Verify', invoke: 'verifyTotp' },
+  { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code', invoke: 'verifyEmailCode' },
+] as const;
+
+/** The control that sends BACK on each screen that has one. */
+const backControls: [StateValue, string][] = [
+  [{ totpSetup: 'setupError' }, 'Back'],
+  [{ totpSetup: 'retrying' }, 'Back'],
+  [{ totpSetup: 'ready' }, 'Back'],
+  [{ emailSetup: 'setupError' }, 'Back'],
+  [{ emailSetup: 'retrying' }, 'Back'],
+  [{ emailSetup: 'ready' }, 'Back'],
+  [{ emailVerification: 'sendError' }, 'Back'],
+  [{ emailVerification: 'retrying' }, 'Back'],
+];
+/** The control that sends LOGOUT on each screen that has one. */
+const logoutControls: [StateValue, string][] = [
+  ['setupRequired', 'Back to Login'],
+  ['totpVerification', 'Back to Login'],
+  [{ emailVerification: 'ready' }, 'Back to Login'],
+  [{ authenticated: 'active' }, 'Logout'],
+];
+
+const fixtureByMethod: Record<string, FixtureUserName> = { totp: 'parent', email: 'child', none: 'fresh' };
+
+export interface AuthDriver {
+  /** Runs the path's events, checking the screen before and after each. */
+  run(path: MachinePath): Promise<void>;
+}
+
+/** A fresh server with the fixtures, and a fresh session rendered with the header and the gate. */
+export function startAuthDriver(): AuthDriver {
+  const server = createTestServer({ now: Date.now() });
+  const { users } = addFixtures(server.db, { now: server.clock.now() });
+  const steer = steerableServer(server);
+  const qrCode = controllableQrCode();
+  const rendered: RenderWithSessionResult = renderWithSession(
+    <>
+      <SiteHeader />
+      <AuthGate>
+        <p>Portal content</p>
+      </AuthGate>
+    </>,
+    { server: steer.server, loadQrCode: qrCode.load },
+  );
+  const { user } = rendered;
+  const session: Session = rendered.session;
+  /** The releases of the calls held now, by path. */
+  const held = new Map<string, () => void>();
+  /** Who signed in with a password in this path (whose codes the code screens want). */
+  let signedIn: FixtureUser | null = null;
+
+  function hold(call: string) {
+    if (call !== QR_LOADER && !held.has(call)) held.set(call, steer.hold(call));
+  }
+  function release(call: string) {
+    const releaseCall = held.get(call);
+    if (!releaseCall) throw new Error(`${call} is not held: the outcome step has no call to answer`);
+    held.delete(call);
+    releaseCall();
+  }
+
+  /**
+   * Holds every call that the states from `steps[index]` up to the next user or session event
+   * start: each is answered when its outcome step runs, or never (the path moves on without it).
+   */
+  function holdCalls(steps: MachinePath['steps'], index: number) {
+    for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
+      const snapshot = steps[at]!.state;
+      for (const node of snapshot._nodes) {
+        for (const invoke of node.invoke) if (invoke.id in callOf) hold(callOf[invoke.id as AuthInvokeId]);
+      }
+      // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
+      if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
+    }
+  }
+
+  /** The outcome steps right after `steps[index]`: what the calls it starts will answer. */
+  function outcomesAfter(steps: MachinePath['steps'], index: number): Outcome[] {
+    const outcomes: Outcome[] = [];
+    for (let at = index + 1; at < steps.length; at += 1) {
+      const { event } = steps[at]!;
+      if (!isOutcome(event)) break;
+      outcomes.push(event);
+    }
+    return outcomes;
+  }
+
+  /**
+   * An outcome step: bring about the failure, if it is one, then let the held call through. A
+   * 401 is the server's own: the partial token is expired at the server just before it sees the
+   * call (for a code, after the user typed it, which the server then never gets to check).
+   */
+  function settle(outcome: Outcome) {
+    const id = invokeIdOf(outcome);
+    const fault = isDone(outcome) ? null : faultOf(outcome);
+    if (id === 'generateQrCode') {
+      qrCode.settle(fault === null);
+      return;
+    }
+    if (fault?.kind === 'network') steer.failNext(callOf[id]);
+    if (fault?.kind === 'status') steer.failNext(callOf[id], { status: fault.status });
+    if (fault?.kind === 'expiredToken') server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+    release(callOf[id]);
+  }
+
+  async function click(name: string) {
+    await user.click(button(name));
+  }
+
+  /** Sends an event that the current screen has no control for, as the app itself would. */
+  async function sendToActor(event: AuthEvent) {
+    await act(async () => {
+      session.auth.send(event);
+      await Promise.resolve();
+    });
+  }
+
+  async function submitLogin(ahead: Outcome[]) {
+    const outcome = ahead.find((event) => invokeIdOf(event) === 'login');
+    let account = users.parent;
+    let password = account.password;
+    if (outcome && isDone(outcome)) {
+      const output = outcome.output as TokenPair;
+      account = users[fixtureByMethod[readClaims(output.access)?.['2fa_method'] ?? 'none']!];
+      password = account.password;
+    } else if (outcome && faultOf(outcome).kind === 'refusedInput') {
+      password = `${account.password}-wrong`;
+    }
+    signedIn = account;
+    // What a previous attempt left in the form stays there (spec section 5): type over it.
+    await user.clear(screen.getByLabelText('Email or Username'));
+    await user.type(screen.getByLabelText('Email or Username'), account.username);
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), password);
+    await click('Login');
+  }
+
+  /** The code the server accepts on this form now. */
+  async function rightCode(form: (typeof codeForms)[number]): Promise<string> {
+    if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
+    if (form.state === 'totpSetup') return acceptedTotp(server, manualKey(), 0);
+    if (form.state === 'totpVerification') return acceptedTotp(server, totpSecretOf(signedIn), lastStepOf(signedIn));
+    const code = server.outbox(signedIn.email)[0]?.code;
+    if (!code) throw new Error(`No code was e-mailed to ${signedIn.email}`);
+    return code;
+  }
+
+  /** A code the server refuses on this form now. */
+  async function wrongCode(form: (typeof codeForms)[number]): Promise<string> {
+    if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
+    if (form.state === 'totpSetup') return refusedTotp(server, manualKey());
+    if (form.state === 'totpVerification') return refusedTotp(server, totpSecretOf(signedIn));
+    return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
+  }
+
+  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, ahead: Outcome[]) {
+    const form = codeForms.find((candidate) => from.matches(candidate.state));
+    if (!form) throw new Error(`${event.type} sent from ${stateLabel(from)}, which has no code field`);
+    const field = screen.getByLabelText(form.field);
+    await user.clear(field);
+    if (event.code.trim() === '') {
+      // The button is disabled while the field is blank: Enter in the empty field is how it is sent.
+      await user.type(field, '{Enter}');
+      return;
+    }
+    const outcome = ahead.find((candidate) => invokeIdOf(candidate) === form.invoke);
+    const refused = outcome && !isDone(outcome) && faultOf(outcome).kind === 'refusedInput';
+    // A code refused for an expired token (401) is the right one: only the token is at fault.
+    await user.type(field, refused ? await wrongCode(form) : await rightCode(form));
+    await click(form.submit);
+  }
+
+  function manualKey(): string {
+    const key = screen.getByText('Manual entry key').parentElement?.querySelector('code')?.textContent;
+    if (!key) throw new Error('The manual entry key is not shown');
+    return key;
+  }
+  function totpSecretOf(account: FixtureUser): string {
+    if (!account.totpSecret) throw new Error(`${account.username} has no authenticator`);
+    return account.totpSecret;
+  }
+  function lastStepOf(account: FixtureUser): number {
+    const row = server.db.prepare<[number], { step: number }>('SELECT totp_last_step AS step FROM users WHERE id = ?').get(account.id);
+    return row?.step ?? 0;
+  }
+
+  async function leave(event: { type: 'BACK' | 'LOGOUT' }, from: AnyMachineSnapshot) {
+    const controls = event.type === 'BACK' ? backControls : logoutControls;
+    const control = controls.find(([state]) => from.matches(state))?.[1];
+    if (control) {
+      await click(control);
+      return;
+    }
+    // No control sends this event from this screen (e.g. BACK or LOGOUT while signed out): it
+    // reaches the machine only the way the app's own code would send it.
+    await sendToActor(event);
+  }
+
+  /** A real token of the sample's kind, as another tab would have stored it after signing in. */
+  async function realTokenLike(sample: StoredToken): Promise<StoredToken> {
+    const claims = readClaims(sample.access);
+    const account = users[sample.username as FixtureUserName];
+    if (!claims || !account) throw new Error(`No fixture user for the sample token of ${sample.username}`);
+    if (!claims.is_2fa_verified) {
+      const { status: answered, body } = await postJson(server, 'token/', { username: account.username, password: account.password });
+      if (answered !== 200) throw new Error(`token/ answered ${answered}`);
+      signedIn = account; // the code screens now want this user's codes
+      return { username: account.username, ...(body as TokenPair) };
+    }
+    const method = account.method ? undefined : (claims['2fa_method'] ?? undefined);
+    if (!isExpired(sample.access, Date.now())) {
+      return { username: account.username, ...(await signIn(server, account.username, account.password, method)) };
+    }
+    // Signed in ten minutes ago: the access token has expired, the refresh token has not.
+    const now = server.clock.now();
+    server.clock.set(now - 10 * 60_000);
+    const pair = await signIn(server, account.username, account.password, method);
+    server.clock.set(now);
+    return { username: account.username, ...pair };
+  }
+
+  async function storageChanged(token: StoredToken | null) {
+    let newValue: string | null = null;
+    if (token === null) {
+      window.localStorage.removeItem(TOKEN_STORAGE_KEY);
+    } else {
+      newValue = JSON.stringify(await realTokenLike(token));
+      window.localStorage.setItem(TOKEN_STORAGE_KEY, newValue);
+    }
+    // What the browser tells this tab when another one changes the record.
+    await act(async () => {
+      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_STORAGE_KEY, newValue }));
+      await Promise.resolve();
+    });
+  }
+
+  /** An authenticated request; a 401 makes the session refresh the tokens (or end the session). */
+  const request = () => session.client.request('affiliates/');
+
+  async function refreshTokens() {
+    const before = storedAccess();
+    if (held.has(REFRESH_CALL)) {
+      // A refresh is already on its way (an expired session being restored): let it answer.
+      release(REFRESH_CALL);
+      await waitFor(() => expect(storedAccess()).not.toBe(before), { timeout: SCREEN_TIMEOUT_MS });
+      return;
+    }
+    // The access token has expired at the server, though not yet for the browser.
+    server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+    await act(async () => {
+      await request();
+    });
+    expect(storedAccess()).not.toBeNull();
+    expect(storedAccess()).not.toBe(before);
+  }
+
+  async function endSession(message: string | null) {
+    if (message === null) {
+      // Both tokens have expired at the server: the refresh is refused with a 401.
+      server.clock.advance(REFRESH_LIFETIME_MS + 1_000);
+    } else {
+      const status = Number(/(\d{3})$/.exec(message)?.[1]);
+      if (message !== messages.refresh(status)) throw new Error(`No real way to end the session with '${message}'`);
+      steer.failNext(REFRESH_CALL, { status });
+      server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+    }
+    await act(async () => {
+      await expect(request()).rejects.toMatchObject({ status: 401 });
+    });
+  }
+
+  async function perform(event: AuthEvent, from: AnyMachineSnapshot, ahead: Outcome[]) {
+    switch (event.type) {
+      case 'LOGIN.SUBMIT':
+        return submitLogin(ahead);
+      case 'SETUP.CHOOSE_APP':
+        return click('Authenticator App');
+      case 'SETUP.CHOOSE_EMAIL':
+        return click('Email Codes');
+      case 'SETUP.RETRY':
+      case 'EMAIL.RETRY':
+        return click('Retry');
+      case 'EMAIL.RESEND':
+        return click('Resend Email');
+      case 'CODE.CONFIRM':
+      case 'CODE.VERIFY':
+        return enterCode(event, from, ahead);
+      case 'BACK':
+      case 'LOGOUT':
+        return leave(event, from);
+      case 'STORAGE.CHANGED':
+        return storageChanged(event.token);
+      case 'REFRESH.REQUEST':
+      case 'TOKEN.REFRESHED':
+        return refreshTokens();
+      case 'SESSION.EXPIRED':
+        return endSession(event.message);
+    }
+  }
+
+  return {
+    async run(path) {
+      const { steps } = path;
+      for (let index = 1; index < steps.length; index += 1) {
+        const from = steps[index - 1]!.state;
+        const { event, state } = steps[index]!;
+        await expectScreenOf(from);
+        if (isOutcome(event)) {
+          settle(event);
+        } else {
+          holdCalls(steps, index);
+          await perform(event as AuthEvent, from, outcomesAfter(steps, index));
+        }
+        await expectScreenOf(state);
+      }
+    },
+  };
+}
