@@ -1,0 +1,43 @@
+// The real browser for end-to-end tests: Debian's Chromium (or CHROMIUM_PATH, or an installed
+// Google Chrome) driven by playwright-core. No browser is ever downloaded.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+function onPath(name: string): string | null {
+  try {
+    return execFileSync('which', [name], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export function findChromium(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!fs.existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is set to ${fromEnv}, which does not exist.`);
+    return fromEnv;
+  }
+  const found = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map(onPath).find(Boolean);
+  if (found) return found;
+  throw new Error(
+    'The end-to-end tests need Chromium and none was found. Install it with `apt-get install -y chromium` ' +
+      '(Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary.',
+  );
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findChromium(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

@@ -1,0 +1,48 @@
+// What every screen of the end-to-end suite is checked for: axe-core finds no serious or critical
+// accessibility violation, and a screenshot is kept (docs/screenshots with UPDATE_SCREENSHOTS=1,
+// else test-results/screenshots) so that a reader can see the portal without running it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const axeScript = path.join(root, 'node_modules', 'axe-core', 'axe.min.js');
+export const SCREENSHOT_DIR = path.join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** Fails, naming the screen, when axe-core reports a serious or critical violation. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.addScriptTag({ path: axeScript });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+  });
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  if (serious.length > 0) {
+    const lines = serious.map((v) => `  ${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+    throw new Error(`Accessibility violations on the ${screen} screen:\n${lines.join('\n')}`);
+  }
+}
+
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Both checks, at desktop and at mobile width (390 px), then back to desktop. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await keepScreenshot(page, `${name}-desktop`);
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(page, `${name} (390 px)`);
+  await keepScreenshot(page, `${name}-mobile`);
+  if (desktop) await page.setViewportSize(desktop);
+}

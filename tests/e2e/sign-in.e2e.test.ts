@@ -1,0 +1,114 @@
+// Every sign-in path of the demo accounts in a real Chromium against the built portal and the
+// reference server: TOTP, e-mailed codes, first-time setup by app and by e-mail, wrong
+// passwords and codes, Back and Logout.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { checkScreen } from './checks.ts';
+import { account, password, startPortal, totp, type Portal } from './portal.ts';
+
+let browser: Browser;
+let portal: Portal;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+afterEach(async () => {
+  await page.close();
+});
+
+async function submitCredentials(username: string, secret = password) {
+  await page.goto(`${portal.url}/login`);
+  await page.getByLabel('Email or Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sales Dashboard$/ });
+
+describe('signing in', () => {
+  it('shows the login screen, and the spec message for a wrong password', async () => {
+    await page.goto(`${portal.url}/login`);
+    await expect(page.getByRole('heading', { name: 'Affiliate Login' }).isVisible()).resolves.toBe(true);
+    await checkScreen(page, 'login');
+    await submitCredentials('globetrotter', 'not-the-password');
+    await page.getByRole('alert').filter({ hasText: 'Login unsuccessful. Please try again.' }).waitFor();
+    await checkScreen(page, 'login-error');
+  });
+
+  it('signs a TOTP account in with a code from its authenticator, after a wrong code', async () => {
+    const { totpSecret } = account('globetrotter');
+    await submitCredentials('globetrotter');
+    await page.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
+    await checkScreen(page, 'totp-verification');
+    await page.getByLabel('Authentication Code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid TOTP code. Please try again.' }).waitFor();
+    await page.getByLabel('Authentication Code').fill(await totp(totpSecret!));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await dashboardHeading().waitFor();
+    expect(page.url()).toBe(`${portal.url}/`);
+    const dataLayer = await page.evaluate(() => (window as unknown as { dataLayer: unknown[] }).dataLayer);
+    expect(dataLayer).toEqual(
+      expect.arrayContaining([{ event: 'login_success', method: 'password' }, { event: 'login_2fa_success', method: 'totp' }]),
+    );
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  });
+
+  it('signs an e-mail account in with the code from the outbox', async () => {
+    const { email } = account('berlin');
+    await submitCredentials('berlin');
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await checkScreen(page, 'email-verification');
+    const verify = page.getByRole('button', { name: 'Verify Code' });
+    await page.getByLabel('Email Verification Code').fill('12345');
+    expect(await verify.isDisabled()).toBe(true);
+    await page.getByLabel('Email Verification Code').fill(await portal.emailCode(email));
+    await verify.click();
+    await dashboardHeading().waitFor();
+  });
+
+  it('sets up an authenticator app on first sign-in, reading the manual key', async () => {
+    await submitCredentials('sunny');
+    await page.getByRole('heading', { name: 'Two-Factor Authentication Required' }).waitFor();
+    await checkScreen(page, 'setup-required');
+    await page.getByRole('button', { name: 'Authenticator App' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    await checkScreen(page, 'totp-setup');
+    const key = (await page.locator('code').first().textContent())?.trim() ?? '';
+    expect(key).toMatch(/^[A-Z2-7]{16,}$/);
+    await page.getByLabel('Authentication Code').fill(await totp(key));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await dashboardHeading().waitFor();
+  });
+
+  it('sets up e-mailed codes on first sign-in, and Back returns to login', async () => {
+    const { email } = account('nomad');
+    await submitCredentials('nomad');
+    await page.getByRole('button', { name: 'Email Codes' }).click();
+    await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
+    expect(await page.getByText(email).isVisible()).toBe(true);
+    await checkScreen(page, 'email-setup');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
+
+    await submitCredentials('nomad');
+    await page.getByRole('button', { name: 'Email Codes' }).click();
+    await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
+    await page.getByLabel('Email Verification Code').fill(await portal.emailCode(email));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await dashboardHeading().waitFor();
+  });
+});
