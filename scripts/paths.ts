@@ -2,11 +2,12 @@
 // as numbered steps, and what they cover of each machine's state nodes and transitions.
 import { authModel } from '../tests/model/auth-paths.ts';
 import { formatCoverage } from '../tests/model/coverage.ts';
+import { inviteModel } from '../tests/model/invite-paths.ts';
 import { formatModelPaths, generatePaths, type MachineModel } from '../tests/model/paths.ts';
 import { tokenRefreshModel } from '../tests/model/token-refresh-paths.ts';
 
 /** Every machine with a model; add new ones here. */
-const models: MachineModel[] = [authModel(), tokenRefreshModel()];
+const models: MachineModel[] = [authModel(), tokenRefreshModel(), inviteModel()];
 
 const summary: string[] = [];
 for (const model of models) {

@@ -11,6 +11,7 @@ import { SessionProvider } from './session-context.tsx';
 
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
+const InvitePage = lazy(() => import('../features/invite/invite-page.tsx'));
 
 function PageLoading() {
   return (
@@ -35,6 +36,13 @@ function Gated({ children }: { children: ReactNode }) {
 export function AppRoutes() {
   return (
     <Switch>
+      <Route path="/invite/:inviteId">
+        {(params) => (
+          <Suspense fallback={<PageLoading />}>
+            <InvitePage inviteId={params.inviteId} />
+          </Suspense>
+        )}
+      </Route>
       <Route path="/login">
         <AuthGate>
           <Redirect to="/" replace />

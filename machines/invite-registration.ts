@@ -1,0 +1,189 @@
+// Invite registration (spec sections 2, 4, 5, 7 and 8), on /invite/{inviteId}. States:
+//   validating   the invite is looked up: a validating spinner
+//   invalid      'Invalid Invite': the lookup's message, and Go to Login
+//   form         the 'Join' form showing the affiliate's name: Email, Password, Confirm Password;
+//                the client rules are checked here, before anything is sent
+//   submitting   'Creating Account...' while the account is created
+//   success      the token is stored locally, and the user goes to /
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { ApiError } from '../src/api/client.ts';
+import type { Registration } from '../src/api/invites.ts';
+import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
+import type { StoredToken } from '../src/domain/auth-token.ts';
+
+/** Spec section 5: the client rules' texts. */
+export const registrationMessages = {
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+  passwordsDiffer: "Passwords don't match",
+} as const;
+
+/** What the form holds when it is submitted. */
+export interface RegistrationForm {
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export type RegistrationField = keyof RegistrationForm;
+/** One message per field (a field's server messages joined by ', '). */
+export type RegistrationFieldErrors = Partial<Record<RegistrationField, string>>;
+
+export interface InviteRegistrationContext {
+  inviteId: string;
+  /** The inviting affiliate's name, once the invite is found. */
+  affiliateName: string | null;
+  fieldErrors: RegistrationFieldErrors;
+  /** The general error line; in `invalid`, why the invite cannot be used. */
+  error: string | null;
+}
+
+export type InviteRegistrationEvent = { type: 'REGISTRATION.SUBMIT' } & RegistrationForm;
+
+export interface InviteRegistrationInput {
+  inviteId: string;
+}
+
+/**
+ * Spec section 5: Email required, Password required, passwords must match (shown on Confirm
+ * Password). Confirm Password is checked only here; it is never sent.
+ */
+export function formErrors(form: RegistrationForm): RegistrationFieldErrors {
+  const errors: RegistrationFieldErrors = {};
+  if (form.email.trim() === '') errors.email = registrationMessages.emailRequired;
+  if (form.password === '') errors.password = registrationMessages.passwordRequired;
+  if (form.password !== form.confirmPassword) errors.confirmPassword = registrationMessages.passwordsDiffer;
+  return errors;
+}
+
+/** What the form shows after a failed registration. */
+export interface RegistrationFailure {
+  fieldErrors: RegistrationFieldErrors;
+  error: string | null;
+}
+
+/** The form fields the server's 400 can name; every other key goes to the general error line. */
+const serverFields: readonly RegistrationField[] = ['email', 'password'];
+
+/**
+ * A failed registration as the form shows it: a 400's field errors under their fields, each
+ * field's messages joined by ', '; non_field_errors (and anything else) as the general error; any
+ * other failure as the general error with its message.
+ */
+export function registrationErrors(error: unknown): RegistrationFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ApiError) || error.status !== 400) return { fieldErrors: {}, error: message };
+  const fieldErrors: RegistrationFieldErrors = {};
+  const general: string[] = [];
+  for (const [key, text] of Object.entries(error.fieldErrors())) {
+    if ((serverFields as readonly string[]).includes(key)) fieldErrors[key as RegistrationField] = text;
+    else if (key === 'non_field_errors') general.unshift(text);
+    else general.push(text);
+  }
+  const shown = general.length > 0 || Object.keys(fieldErrors).length > 0;
+  return { fieldErrors, error: shown ? general.join(', ') || null : message };
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const formOf = (event: InviteRegistrationEvent): RegistrationForm => ({
+  email: event.email,
+  password: event.password,
+  confirmPassword: event.confirmPassword,
+});
+
+export const inviteRegistrationMachine = setup({
+  types: {
+    context: {} as InviteRegistrationContext,
+    input: {} as InviteRegistrationInput,
+    events: {} as InviteRegistrationEvent,
+  },
+  actors: {
+    lookupInvite: fromPromise<Invite, { inviteId: string }>(() => {
+      throw new Error('lookupInvite is provided by the invite page');
+    }),
+    register: fromPromise<RegistrationResponse, Registration>(() => {
+      throw new Error('register is provided by the invite page');
+    }),
+  },
+  guards: {
+    isFormInvalid: ({ event }) => {
+      assertEvent(event, 'REGISTRATION.SUBMIT');
+      return Object.keys(formErrors(formOf(event))).length > 0;
+    },
+  },
+  actions: {
+    /** Stores the new session's token record; provided by the page. */
+    storeSession: (_, _token: StoredToken) => {},
+    /** Goes to /, where the login gate asks for 2FA set-up; provided by the page. */
+    goHome: () => {},
+    storeInvite: assign({ affiliateName: (_, invite: Invite) => invite.affiliate.name, error: null }),
+    showInvalidInvite: assign({ error: (_, text: string) => text }),
+    showFormErrors: assign({
+      fieldErrors: ({ event }) => {
+        assertEvent(event, 'REGISTRATION.SUBMIT');
+        return formErrors(formOf(event));
+      },
+      error: null,
+    }),
+    clearErrors: assign({ fieldErrors: {}, error: null }),
+    showRegistrationErrors: assign({
+      fieldErrors: (_, failure: RegistrationFailure) => failure.fieldErrors,
+      error: (_, failure: RegistrationFailure) => failure.error,
+    }),
+  },
+}).createMachine({
+  id: 'inviteRegistration',
+  context: ({ input }) => ({ inviteId: input.inviteId, affiliateName: null, fieldErrors: {}, error: null }),
+  initial: 'validating',
+  states: {
+    validating: {
+      tags: ['pending'],
+      invoke: {
+        id: 'lookupInvite',
+        src: 'lookupInvite',
+        input: ({ context }) => ({ inviteId: context.inviteId }),
+        onDone: { target: 'form', actions: { type: 'storeInvite', params: ({ event }) => event.output } },
+        onError: { target: 'invalid', actions: { type: 'showInvalidInvite', params: ({ event }) => errorText(event.error) } },
+      },
+    },
+    invalid: { type: 'final' },
+    form: {
+      on: {
+        'REGISTRATION.SUBMIT': [
+          { guard: 'isFormInvalid', actions: 'showFormErrors' },
+          { target: 'submitting', actions: 'clearErrors' },
+        ],
+      },
+    },
+    submitting: {
+      tags: ['pending'],
+      invoke: {
+        id: 'register',
+        src: 'register',
+        input: ({ context, event }) => {
+          assertEvent(event, 'REGISTRATION.SUBMIT');
+          return { email: event.email.trim(), password: event.password, invite_id: context.inviteId };
+        },
+        onDone: {
+          target: 'success',
+          actions: [
+            {
+              type: 'storeSession',
+              params: ({ event }) => ({ username: event.output.user.username, ...event.output.tokens }),
+            },
+            'goHome',
+          ],
+        },
+        onError: { target: 'form', actions: { type: 'showRegistrationErrors', params: ({ event }) => registrationErrors(event.error) } },
+      },
+    },
+    success: { type: 'final' },
+  },
+});
+
+export type InviteRegistrationSnapshot = SnapshotFrom<typeof inviteRegistrationMachine>;
+
+export const selectIsPending = (snapshot: InviteRegistrationSnapshot) => snapshot.hasTag('pending');
+export const selectAffiliateName = (snapshot: InviteRegistrationSnapshot) => snapshot.context.affiliateName;
+export const selectFieldErrors = (snapshot: InviteRegistrationSnapshot) => snapshot.context.fieldErrors;
+export const selectError = (snapshot: InviteRegistrationSnapshot) => snapshot.context.error;

@@ -1,0 +1,113 @@
+// The 'Join' form (spec sections 2 and 5): the affiliate's name, Email, Password and Confirm
+// Password, each field's error under it, the general error line, Back to Login and Create
+// Account ('Creating Account...' while the account is created). What the user typed stays here
+// after any error; the machine decides what is wrong and what happens next.
+import { useSelector } from '@xstate/react';
+import { useId, useState, type FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import {
+  selectAffiliateName,
+  selectError,
+  selectFieldErrors,
+  selectIsPending,
+  type inviteRegistrationMachine,
+} from '../../../machines/invite-registration.ts';
+import { Alert } from '../../components/alert.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
+import { InviteCard } from './invite-card.tsx';
+
+export type InviteRegistrationRef = ActorRefFrom<typeof inviteRegistrationMachine>;
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <p id={id} role="alert" className="invite-field__error">
+      {message}
+    </p>
+  ) : null;
+}
+
+export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistrationRef; onBackToLogin: () => void }) {
+  const affiliateName = useSelector(actorRef, selectAffiliateName);
+  const fieldErrors = useSelector(actorRef, selectFieldErrors);
+  const error = useSelector(actorRef, selectError);
+  const submitting = useSelector(actorRef, selectIsPending);
+  const canSubmit = useSelector(actorRef, (snapshot) =>
+    snapshot.can({ type: 'REGISTRATION.SUBMIT', email: '', password: '', confirmPassword: '' }),
+  );
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const emailId = useId();
+  const errorIds = { email: useId(), password: useId(), confirmPassword: useId() };
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    actorRef.send({ type: 'REGISTRATION.SUBMIT', email, password, confirmPassword });
+  }
+
+  return (
+    <InviteCard
+      title={
+        <>
+          Join <span className="invite-affiliate">{affiliateName}</span>
+        </>
+      }
+    >
+      <p className="invite-lead">Create your account for the affiliate portal.</p>
+      <form onSubmit={submit} noValidate aria-busy={submitting}>
+        <div className="invite-field">
+          <div className="field">
+            <label htmlFor={emailId}>Email</label>
+            <input
+              id={emailId}
+              name="email"
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              autoComplete="email"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              aria-describedby={fieldErrors.email ? errorIds.email : undefined}
+              aria-invalid={fieldErrors.email ? true : undefined}
+            />
+          </div>
+          <FieldError id={errorIds.email} message={fieldErrors.email} />
+        </div>
+        <div className="invite-field">
+          <PasswordField
+            label="Password"
+            name="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="new-password"
+            describedBy={fieldErrors.password ? errorIds.password : undefined}
+            invalid={fieldErrors.password !== undefined}
+          />
+          <FieldError id={errorIds.password} message={fieldErrors.password} />
+        </div>
+        <div className="invite-field">
+          <PasswordField
+            label="Confirm Password"
+            name="confirmPassword"
+            value={confirmPassword}
+            onChange={setConfirmPassword}
+            autoComplete="new-password"
+            describedBy={fieldErrors.confirmPassword ? errorIds.confirmPassword : undefined}
+            invalid={fieldErrors.confirmPassword !== undefined}
+          />
+          <FieldError id={errorIds.confirmPassword} message={fieldErrors.confirmPassword} />
+        </div>
+        {error ? <Alert message={error} /> : null}
+        <div className="invite-actions">
+          <button type="button" onClick={onBackToLogin}>
+            Back to Login
+          </button>
+          <button type="submit" className="button-primary" disabled={!canSubmit}>
+            {submitting ? 'Creating Account...' : 'Create Account'}
+          </button>
+        </div>
+      </form>
+    </InviteCard>
+  );
+}

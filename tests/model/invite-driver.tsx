@@ -1,0 +1,279 @@
+// Drives one generated path of the invite registration machine (tests/model/invite-paths.ts)
+// through the real invite page, in a real session, talking to the reference server in process.
+// Each event of the path becomes something real (style.md, "Model-based tests"):
+//   REGISTRATION.SUBMIT   the user types the form and presses Create Account
+//   lookupInvite          GET affiliates/invites/{id}/: the fixtures' valid invite for a done; an
+//                         unknown, expired or used one for the 404; a network fault otherwise
+//   register              POST affiliates/invites/register/: the real registration for a done; a
+//                         taken e-mail address or a too-short password for the field errors; the
+//                         invite used meanwhile for non_field_errors; a network fault otherwise
+// A call is held from the step that starts it (so its pending screen can be seen) until its
+// outcome step. Before and after every step the page must show the path's state: its screen, the
+// machine's messages on the page's error lines, what the user typed still in the form, and the
+// token stored (and the location /) exactly on success.
+import { screen, waitFor } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { expect } from 'vitest';
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { Route, Router, Switch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { formErrors, type InviteRegistrationContext, type InviteRegistrationEvent, type RegistrationForm } from '../../machines/invite-registration.ts';
+import { ApiError } from '../../src/api/client.ts';
+import { readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
+import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
+import InvitePage from '../../src/features/invite/invite-page.tsx';
+import { addFixtures, createTestServer, type Fixtures } from '../utils/api-server.ts';
+import { renderWithSession, steerableServer } from '../utils/render-session.tsx';
+import type { MachinePath } from './coverage.ts';
+import type { InviteInvokeId, InviteOutcome } from './invite-paths.ts';
+import { stateLabel } from './paths.ts';
+
+/** How long a screen may take to appear after a step (a server call, a re-render). */
+const SCREEN_TIMEOUT_MS = 3_000;
+
+/** Which 404 a lookup error path meets: an id the server never issued, or an expired or used one. */
+export type MissingInvite = 'unknown' | 'expired' | 'used';
+export const missingInvites: readonly MissingInvite[] = ['unknown', 'expired', 'used'];
+const UNKNOWN_INVITE = '00000000-0000-4000-8000-000000000000';
+
+const REGISTER_CALL = 'affiliates/invites/register/';
+const lookupCall = (inviteId: string) => `affiliates/invites/${inviteId}/`;
+
+// --- Outcomes and the faults behind them ----------------------------------------------------
+
+const isOutcome = (event: EventObject): event is InviteOutcome =>
+  event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
+const invokeIdOf = (event: InviteOutcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '') as InviteInvokeId;
+const isDone = (event: InviteOutcome) => event.type.startsWith('xstate.done.actor.');
+
+type Fault =
+  | { kind: 'missingInvite' }
+  | { kind: 'network' }
+  /** Field errors of a 400 the user's input brings about (what the user step types). */
+  | { kind: 'takenEmail' }
+  | { kind: 'shortPassword' }
+  /** The invite is used by someone else between Create Account and the server's check. */
+  | { kind: 'inviteUsed' };
+
+function faultOf(outcome: InviteOutcome): Fault | null {
+  if (isDone(outcome)) return null;
+  const { error } = outcome as { error: unknown };
+  if (!(error instanceof ApiError)) throw new Error(`No real way to fail with ${String(error)}`);
+  if (error.kind === 'network') return { kind: 'network' };
+  if (error.status === 404) return { kind: 'missingInvite' };
+  const fields = error.fieldErrors();
+  if (error.status === 400 && fields.email) return { kind: 'takenEmail' };
+  if (error.status === 400 && fields.password) return { kind: 'shortPassword' };
+  if (error.status === 400 && fields.non_field_errors) return { kind: 'inviteUsed' };
+  throw new Error(`No real way to fail with '${error.message}'`);
+}
+
+// --- What the user sees in each state --------------------------------------------------------
+
+const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
+const button = (name: string) => screen.getByRole('button', { name });
+const noButton = (name: string) => expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
+const shownAlerts = () =>
+  screen
+    .queryAllByRole('alert')
+    .map((element) => element.textContent.trim())
+    .filter((text) => text !== '');
+const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
+
+const fieldLabels: Record<keyof RegistrationForm, string> = {
+  email: 'Email',
+  password: 'Password',
+  confirmPassword: 'Confirm Password',
+};
+
+/** The three fields hold what was typed; each shows its own message, or none. */
+function checkFields(typed: RegistrationForm, errors: InviteRegistrationContext['fieldErrors']) {
+  for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
+    const input = screen.getByLabelText(label);
+    expect(input, `${label} keeps what was typed`).toHaveValue(typed[field]);
+    const message = errors[field];
+    if (message) {
+      expect(input).toHaveAttribute('aria-invalid', 'true');
+      expect(input).toHaveAccessibleDescription(message);
+    } else {
+      expect(input).not.toHaveAttribute('aria-invalid');
+      expect(input).not.toHaveAccessibleDescription();
+    }
+  }
+}
+
+// --- The driver -------------------------------------------------------------------------------
+
+export interface InviteDriver {
+  /** Runs the path's events, checking the screen before and after each. */
+  run(path: MachinePath): Promise<void>;
+}
+
+/** The invite the path's lookup meets. */
+function inviteIdFor(path: MachinePath, invites: Fixtures['invites'], missing: MissingInvite): string {
+  const first = path.steps[1]?.event;
+  if (!first || !isOutcome(first) || faultOf(first)?.kind !== 'missingInvite') return invites.valid;
+  return missing === 'unknown' ? UNKNOWN_INVITE : invites[missing];
+}
+
+export function startInviteDriver(options: { missingInvite?: MissingInvite } = {}): InviteDriver {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const steer = steerableServer(server);
+  /** The releases of the calls held now, by path. */
+  const held = new Map<string, () => void>();
+  const empty: RegistrationForm = { email: '', password: '', confirmPassword: '' };
+  /** What the form holds now. */
+  let typed: RegistrationForm = empty;
+  let user: UserEvent | null = null;
+  let inviteId = fixtures.invites.valid;
+  let location = memoryLocation({ path: `/invite/${inviteId}`, record: true });
+
+  const currentPath = () => location.history.at(-1);
+
+  function hold(call: string) {
+    if (!held.has(call)) held.set(call, steer.hold(call));
+  }
+  function release(call: string) {
+    const releaseCall = held.get(call);
+    if (!releaseCall) throw new Error(`${call} is not held: the outcome step has no call to answer`);
+    held.delete(call);
+    releaseCall();
+  }
+  const callOf = (id: InviteInvokeId) => (id === 'lookupInvite' ? lookupCall(inviteId) : REGISTER_CALL);
+
+  /** Holds every call the states from `steps[index]` up to the next user event start. */
+  function holdCalls(steps: MachinePath['steps'], index: number) {
+    for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
+      for (const node of steps[at]!.state._nodes) {
+        for (const invoke of node.invoke) hold(callOf(invoke.id as InviteInvokeId));
+      }
+    }
+  }
+
+  function settle(outcome: InviteOutcome) {
+    const call = callOf(invokeIdOf(outcome));
+    const fault = faultOf(outcome);
+    if (fault?.kind === 'network') steer.failNext(call);
+    if (fault?.kind === 'inviteUsed') {
+      server.db.prepare('UPDATE invites SET used_at = ? WHERE id = ?').run(server.clock.now(), inviteId);
+    }
+    release(call);
+  }
+
+  /** What the user types for a submit: the sample, adjusted to bring about the register outcome ahead. */
+  function formFor(event: InviteRegistrationEvent, ahead: InviteOutcome | undefined): RegistrationForm {
+    const sample = { email: event.email, password: event.password, confirmPassword: event.confirmPassword };
+    if (Object.keys(formErrors(sample)).length > 0 || !ahead) return sample;
+    const fault = faultOf(ahead);
+    if (fault?.kind === 'takenEmail') return { ...sample, email: fixtures.users.parent.email };
+    if (fault?.kind === 'shortPassword') return { ...sample, password: 'short1', confirmPassword: 'short1' };
+    return sample;
+  }
+
+  async function submit(event: InviteRegistrationEvent, ahead: InviteOutcome | undefined) {
+    if (!user) throw new Error('The page is not rendered');
+    const form = formFor(event, ahead);
+    for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
+      const input = screen.getByLabelText(label);
+      // What a previous attempt left in the form stays there (spec section 5): type over it.
+      await user.clear(input);
+      if (form[field] !== '') await user.type(input, form[field]);
+    }
+    typed = form;
+    await user.click(button('Create Account'));
+  }
+
+  /** Waits until the page shows `snapshot`'s state. */
+  async function expectScreenOf(snapshot: AnyMachineSnapshot) {
+    const context = snapshot.context as InviteRegistrationContext;
+    const check = () => {
+      if (snapshot.matches('success')) {
+        // Registered: the new account's token is stored, and / shows the login gate's 2FA set-up.
+        expect(currentPath()).toBe('/');
+        heading('Two-Factor Authentication Required');
+        const stored = JSON.parse(storedRecord() ?? 'null') as StoredToken | null;
+        expect(stored?.username).toBe(typed.email.trim());
+        const claims = stored ? readClaims(stored.access) : null;
+        expect(claims).not.toBeNull();
+        expect(claims?.['2fa_method'] ?? null).toBeNull();
+        expect(claims?.is_2fa_verified).toBe(false);
+        expect(typeof stored?.refresh).toBe('string');
+        expect(shownAlerts()).toEqual([]);
+        return;
+      }
+      expect(currentPath()).toBe(`/invite/${inviteId}`);
+      expect(storedRecord(), 'no token is stored before registering').toBeNull();
+      if (snapshot.matches('validating')) {
+        expect(statusTexts()).toEqual(['Validating invite...']);
+        expect(screen.queryByRole('heading')).not.toBeInTheDocument();
+        expect(shownAlerts()).toEqual([]);
+      } else if (snapshot.matches('invalid')) {
+        heading('Invalid Invite');
+        expect(button('Go to Login')).toBeEnabled();
+        expect(statusTexts()).toEqual([]);
+        expect(shownAlerts()).toEqual([context.error]);
+      } else {
+        heading(`Join ${context.affiliateName}`);
+        expect(statusTexts()).toEqual([]);
+        expect(button('Back to Login')).toBeEnabled();
+        checkFields(typed, context.fieldErrors);
+        const messages = [...Object.values(context.fieldErrors), ...(context.error ? [context.error] : [])];
+        expect(shownAlerts().sort()).toEqual(messages.sort());
+        if (snapshot.matches('submitting')) {
+          expect(button('Creating Account...')).toBeDisabled();
+          noButton('Create Account');
+        } else {
+          expect(button('Create Account')).toBeEnabled();
+          noButton('Creating Account...');
+        }
+      }
+    };
+    try {
+      await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
+    } catch (failure) {
+      if (failure instanceof Error) failure.message = `The page does not show ${stateLabel(snapshot)}: ${failure.message}`;
+      throw failure;
+    }
+  }
+
+  return {
+    async run(path) {
+      const { steps } = path;
+      inviteId = inviteIdFor(path, fixtures.invites, options.missingInvite ?? 'unknown');
+      location = memoryLocation({ path: `/invite/${inviteId}`, record: true });
+      typed = empty;
+      // The lookup starts as the page renders: hold it first.
+      holdCalls(steps, 0);
+      const rendered = renderWithSession(
+        <Router hook={location.hook}>
+          <Switch>
+            <Route path="/invite/:inviteId">{(params) => <InvitePage inviteId={params.inviteId} />}</Route>
+            <Route>
+              <AuthGate>
+                <p>Portal content</p>
+              </AuthGate>
+            </Route>
+          </Switch>
+        </Router>,
+        { server: steer.server },
+      );
+      user = rendered.user;
+      for (let index = 1; index < steps.length; index += 1) {
+        const from = steps[index - 1]!.state;
+        const { event, state } = steps[index]!;
+        await expectScreenOf(from);
+        if (isOutcome(event)) {
+          settle(event);
+        } else {
+          holdCalls(steps, index);
+          const next = steps[index + 1]?.event;
+          await submit(event as InviteRegistrationEvent, next && isOutcome(next) ? next : undefined);
+        }
+        await expectScreenOf(state);
+      }
+      await expectScreenOf(path.state);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The invite registration paths (tests/model/invite-paths.ts) must visit every state node and take
+// every transition of the machine, and the UI suite's extra paths must send every sample event.
+import { describe, expect, it } from 'vitest';
+import { inviteRegistrationMachine } from '../../machines/invite-registration.ts';
+import { stateNodesOf, transitionsOf } from './coverage.ts';
+import { inviteModel, invitePaths, withEverySample } from './invite-paths.ts';
+import { reachableVisit, serializeEvent } from './paths.ts';
+
+const generated = invitePaths();
+
+describe('invite registration paths', () => {
+  it('visit every state node and take every transition of the machine', () => {
+    expect(generated.coverage.states.missing).toEqual([]);
+    expect(generated.coverage.states.covered).toBe(stateNodesOf(inviteRegistrationMachine).length);
+    expect(generated.coverage.transitions.missing).toEqual([]);
+    expect(generated.coverage.transitions.covered).toBe(transitionsOf(inviteRegistrationMachine).length);
+    expect(reachableVisit(inviteModel()).transitions.size).toBe(generated.coverage.transitions.covered);
+  });
+
+  it('with the extra paths of the UI suite, send every sample event of the model at least once', () => {
+    const paths = withEverySample(generated);
+    const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
+    for (const event of inviteModel().events) expect(sent, serializeEvent(event)).toContain(serializeEvent(event));
+    expect(paths.slice(0, generated.paths.length)).toEqual(generated.paths);
+  });
+
+  it('end each extra path with its sample, sent where the machine handles it', () => {
+    for (const path of withEverySample(generated).slice(generated.paths.length)) {
+      const last = path.steps.at(-1)!;
+      const before = path.steps.at(-2)!.state;
+      expect(before.can(last.event)).toBe(true);
+      expect(last.state).toBe(path.state);
+    }
+  });
+});

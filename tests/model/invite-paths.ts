@@ -1,0 +1,127 @@
+// The invite registration machine's model: every event it can meet, with realistic samples, and
+// the paths generated from the real machine (machines/invite-registration.ts). `npm run paths`
+// prints them; the model-based suite (invite-ui.test.tsx) turns each into a test.
+//   User events      the 'Join' form submitted: complete, or breaking each client rule
+//   Actor outcomes   xstate.done.actor.<id> / xstate.error.actor.<id> for lookupInvite and
+//                    register, with answers and error texts exactly as the reference server (in
+//                    process, tests/utils/api-server.ts) and src/api/invites.ts give them
+import { getShortestPaths } from 'xstate/graph';
+import {
+  inviteRegistrationMachine,
+  registrationMessages,
+  type InviteRegistrationEvent,
+  type RegistrationForm,
+} from '../../machines/invite-registration.ts';
+import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
+import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
+import { makeTokenPair, partialClaims } from '../utils/tokens.ts';
+import { recordStep, type MachinePath } from './coverage.ts';
+import { generatePaths, noted, serializeEvent, traversalOptions, type MachineModel, type ModelPaths } from './paths.ts';
+
+export const inviteInvokeIds = ['lookupInvite', 'register'] as const;
+export type InviteInvokeId = (typeof inviteInvokeIds)[number];
+
+export interface InviteDoneEvent<TOutput = unknown> {
+  type: `xstate.done.actor.${InviteInvokeId}`;
+  output: TOutput;
+}
+export interface InviteErrorEvent {
+  type: `xstate.error.actor.${InviteInvokeId}`;
+  error: unknown;
+}
+export type InviteOutcome = InviteDoneEvent | InviteErrorEvent;
+export type InviteModelEvent = InviteRegistrationEvent | InviteOutcome;
+
+/** The reference server's texts for a refused registration (server/routes/affiliates.ts). */
+export const serverTexts = {
+  emailTaken: 'A user with that email already exists.',
+  passwordTooShort: 'This password is too short. It must contain at least 8 characters.',
+  inviteUsed: 'This invite is invalid or has expired.',
+} as const;
+
+/** The fixtures' valid invite is C2's (tests/utils/api-server.ts addFixtures). */
+export const VALID_INVITE_AFFILIATE = 'Child Two';
+
+/** A form that passes the client rules. */
+export const completeForm: RegistrationForm = {
+  email: 'new.affiliate@fixtures.example',
+  password: 'correct-horse-battery',
+  confirmPassword: 'correct-horse-battery',
+};
+
+const submit = (form: Partial<RegistrationForm>, note: string): InviteRegistrationEvent =>
+  noted({ type: 'REGISTRATION.SUBMIT', ...completeForm, ...form }, note);
+
+const done = <TOutput>(id: InviteInvokeId, output: TOutput, note: string): InviteDoneEvent<TOutput> =>
+  noted({ type: `xstate.done.actor.${id}`, output }, `output: ${note}`);
+const failed = (id: InviteInvokeId, error: ApiError, note: string): InviteErrorEvent =>
+  noted(
+    { type: `xstate.error.actor.${id}`, error },
+    `error: ${note} '${error.message}'${error.body ? ` ${JSON.stringify(error.body)}` : ''}`,
+  );
+
+/** A 400 as src/api/client.ts reports it: the generic text, the field errors on the error. */
+const badRequest = (body: Record<string, string[]>) => new ApiError(httpErrorText(400, 'Bad Request'), 'http', 400, body);
+
+export function inviteEvents(): InviteModelEvent[] {
+  const invite: Invite = { affiliate: { name: VALID_INVITE_AFFILIATE } };
+  const registered: RegistrationResponse = {
+    user: { username: completeForm.email },
+    tokens: makeTokenPair({ user_id: 6, username: completeForm.email, ...partialClaims(null) }, 'refresh-registered'),
+  };
+  return [
+    // The 'Join' form.
+    submit({}, 'email, password and the same password again'),
+    submit({ email: '' }, `no email: '${registrationMessages.emailRequired}'`),
+    submit({ password: '', confirmPassword: '' }, `no password: '${registrationMessages.passwordRequired}'`),
+    submit({ confirmPassword: 'correct-horse-battery-2' }, `different passwords: "${registrationMessages.passwordsDiffer}"`),
+
+    // GET affiliates/invites/{id}/
+    done('lookupInvite', invite, `affiliate.name '${VALID_INVITE_AFFILIATE}'`),
+    failed('lookupInvite', new ApiError(messages.inviteNotFound, 'http', 404), '404'),
+    failed('lookupInvite', new ApiError(messages.network, 'network'), 'network fault'),
+
+    // POST affiliates/invites/register/
+    done('register', registered, 'user and tokens, no 2fa_method'),
+    failed('register', badRequest({ email: [serverTexts.emailTaken] }), '400 email'),
+    failed('register', badRequest({ password: [serverTexts.passwordTooShort] }), '400 password'),
+    failed('register', badRequest({ non_field_errors: [serverTexts.inviteUsed] }), '400 non_field_errors'),
+    failed('register', new ApiError(messages.network, 'network'), 'network fault'),
+  ];
+}
+
+/** The model: the real machine, for an invite id, and the events above. */
+export function inviteModel(): MachineModel {
+  return {
+    id: inviteRegistrationMachine.id,
+    machine: inviteRegistrationMachine,
+    input: { inviteId: 'invite-from-the-link' },
+    events: inviteEvents(),
+  };
+}
+
+export function invitePaths(): ModelPaths {
+  return generatePaths(inviteModel());
+}
+
+/**
+ * The generated paths cover every state node and transition, but several samples take the same
+ * transition (a 404 and a network fault both lead to 'Invalid Invite'), so some are never sent.
+ * For the UI each sample is a different real situation: a path is added for every sample the
+ * generated paths leave out, the shortest path to a state that handles it followed by it.
+ */
+export function withEverySample(result: ModelPaths): MachinePath[] {
+  const { model } = result;
+  const paths = [...result.paths];
+  const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
+  const shortest = (getShortestPaths(model.machine, traversalOptions(model)) as MachinePath[]).sort((a, b) => a.weight - b.weight);
+  for (const event of model.events) {
+    if (sent.has(serializeEvent(event))) continue;
+    const from = shortest.find((path) => path.state.status === 'active' && path.state.can(event));
+    if (!from) throw new Error(`No state of ${model.id} handles ${serializeEvent(event)}`);
+    const { snapshot } = recordStep(model.machine, from.state, event);
+    paths.push({ state: snapshot, steps: [...from.steps, { event, state: snapshot }], weight: from.weight + 1 });
+    sent.add(serializeEvent(event));
+  }
+  return paths;
+}
