@@ -1,9 +1,99 @@
-// The Reports screen (spec section 2).
-export default function ReportsPage() {
+// The Reports screen (spec section 2, decisions.md section 4): the latest monthly reports of one
+// top-level affiliate, at most 12 periods, each downloadable as a spreadsheet. The affiliate
+// selector lists the top-level affiliates that have reports and appears when there is more than
+// one. A user none of whose affiliates is top-level (a child affiliate's user) sees the reports
+// of every affiliate they may see; so does anyone when the affiliates could not be loaded.
+import { useId, useState } from 'react';
+import { useAffiliates } from '../../api/affiliates.ts';
+import { messages } from '../../api/client.ts';
+import { useReports } from '../../api/reports.ts';
+import { useApiScope } from '../../app/session-context.tsx';
+import { Alert } from '../../components/alert.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
+import { ReportList, type ReportRow } from './report-list.tsx';
+import { ReportsDataProvider, useIsFinalError } from './reports-data.tsx';
+import { useReportDownload, type SaveFile } from './use-report-download.ts';
+import './reports.css';
+
+export interface ReportsPageProps {
+  /** How a downloaded file reaches the user; the browser's download by default. */
+  saveFile?: SaveFile;
+}
+
+function Reports({ saveFile }: ReportsPageProps) {
+  const scope = useApiScope();
+  const isFinal = useIsFinalError();
+  const affiliates = useAffiliates(scope);
+  const reports = useReports(scope);
+  const { download, isDownloading } = useReportDownload({ client: scope.client, save: saveFile });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const selectorId = useId();
+
+  // A failure is shown once no retry follows it, and only while there is nothing to show instead.
+  const affiliatesFailed = !affiliates.data && affiliates.error !== undefined && isFinal(affiliates.error);
+  const reportsError = !reports.data && reports.error !== undefined && isFinal(reports.error) ? reports.error : null;
+  const loading = !reportsError && (!reports.data || (!affiliates.data && !affiliatesFailed));
+
+  const options = affiliates.data && reports.data ? reportAffiliates(affiliates.data, reports.data) : [];
+  // The choice holds while it is on offer (viewing as another affiliate may change the offer).
+  const selected = options.find((affiliate) => affiliate.id === chosen) ?? options[0] ?? null;
+
+  let rows: ReportRow[] = [];
+  if (!loading && reports.data) {
+    const shown = reportsOf(reports.data, selected?.id ?? null);
+    const mixed = new Set(shown.map((report) => report.affiliate_id)).size > 1;
+    const nameOf = (id: string) => affiliates.data?.find((affiliate) => affiliate.id === id)?.name ?? id;
+    rows = shown.map((report) => ({
+      report,
+      period: mixed ? `${periodLabel(report)} (${nameOf(report.affiliate_id)})` : periodLabel(report),
+    }));
+  }
+
   return (
-    <section aria-labelledby="reports-heading">
+    <section aria-labelledby="reports-heading" className="reports">
       <h1 id="reports-heading">Reports</h1>
-      <p>Reports are generated monthly and are available from the 15th of the month after the period.</p>
+      <p className="reports__note">Reports are generated monthly and are available from the 15th of the month after the period.</p>
+
+      <Alert message={affiliatesFailed ? messages.reportsAffiliates : null} />
+      {(affiliatesFailed || options.length > 1) && (
+        <div className="field reports__affiliate">
+          <label htmlFor={selectorId}>Affiliate</label>
+          <select
+            id={selectorId}
+            value={affiliatesFailed ? '' : (selected?.id ?? '')}
+            onChange={(event) => setChosen(event.target.value)}
+            disabled={affiliatesFailed}
+          >
+            {affiliatesFailed ? (
+              <option value="">{messages.selectorError}</option>
+            ) : (
+              options.map((affiliate) => (
+                <option key={affiliate.id} value={affiliate.id}>
+                  {affiliate.name}
+                </option>
+              ))
+            )}
+          </select>
+        </div>
+      )}
+
+      <Alert message={reportsError?.message ?? null} />
+      {loading ? (
+        <Spinner label="Loading reports..." />
+      ) : reportsError ? null : rows.length === 0 ? (
+        <p className="reports__empty">No reports yet.</p>
+      ) : (
+        <ReportList rows={rows} labelledBy="reports-heading" isDownloading={isDownloading} onDownload={(report) => void download(report)} />
+      )}
     </section>
+  );
+}
+
+export default function ReportsPage({ saveFile }: ReportsPageProps) {
+  return (
+    <ReportsDataProvider>
+      <Reports saveFile={saveFile} />
+    </ReportsDataProvider>
   );
 }

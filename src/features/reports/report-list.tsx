@@ -1,0 +1,116 @@
+// The reports of the chosen affiliate, twice: a table on wider screens and cards below 768 px
+// (decisions.md section 1). reports.css shows one and hides the other with display:none, so a
+// screen reader meets only the one on screen. Every row has its own Download Report button; its
+// name stays the spec's text and aria-describedby points at the row's period.
+import { useId } from 'react';
+import type { AffiliateReport } from '../../api/schemas.ts';
+import { env } from '../../config/env.ts';
+import { formatMoney, money, toMicro } from '../../domain/money.ts';
+
+export interface ReportRow {
+  report: AffiliateReport;
+  /** 'November 2026', with the affiliate when the list holds more than one affiliate's. */
+  period: string;
+}
+
+export interface ReportListProps {
+  rows: readonly ReportRow[];
+  /** The id of the heading that names the list. */
+  labelledBy: string;
+  isDownloading: (reportId: number) => boolean;
+  onDownload: (report: AffiliateReport) => void;
+}
+
+const countFormat = new Intl.NumberFormat();
+
+/** A money string of the API as currency text, rounded to 2 decimals half to even. */
+const currency = (value: string) => formatMoney(money(toMicro(value)), env.currency);
+
+export function ReportList({ rows, labelledBy, isDownloading, onDownload }: ReportListProps) {
+  const prefix = useId();
+  const periodId = (where: 'row' | 'card', report: AffiliateReport) => `${prefix}-${where}-${report.id}`;
+  const button = (where: 'row' | 'card', report: AffiliateReport) => (
+    <DownloadButton busy={isDownloading(report.id)} describedBy={periodId(where, report)} onClick={() => onDownload(report)} />
+  );
+
+  return (
+    <>
+      <div className="table-wrap reports-table">
+        <table aria-labelledby={labelledBy}>
+          <thead>
+            <tr>
+              <th scope="col">Period</th>
+              <th scope="col" className="numeric">
+                Sales
+              </th>
+              <th scope="col" className="numeric">
+                Premium Collected
+              </th>
+              <th scope="col" className="numeric">
+                Referral Fees
+              </th>
+              <th scope="col" className="numeric">
+                Connection Fees
+              </th>
+              {/* The buttons' column: each button names itself. */}
+              <td />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ report, period }) => (
+              <tr key={report.id}>
+                <th scope="row" id={periodId('row', report)}>
+                  {period}
+                </th>
+                <td className="numeric">{countFormat.format(report.sales)}</td>
+                <td className="numeric">{currency(report.premium_collected)}</td>
+                <td className="numeric">{currency(report.commission)}</td>
+                <td className="numeric">{currency(report.connection_fees)}</td>
+                <td className="reports-table__action">{button('row', report)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <ul className="report-cards" aria-labelledby={labelledBy}>
+        {rows.map(({ report, period }) => (
+          <li key={report.id} className="report-card">
+            <h2 className="report-card__period" id={periodId('card', report)}>
+              {period}
+            </h2>
+            <dl className="report-card__figures">
+              <div>
+                <dt>Sales</dt>
+                <dd>{countFormat.format(report.sales)}</dd>
+              </div>
+              <div>
+                <dt>Premium</dt>
+                <dd>{currency(report.premium_collected)}</dd>
+              </div>
+              <div>
+                <dt>Commission</dt>
+                <dd>{currency(report.commission)}</dd>
+              </div>
+              <div>
+                <dt>Connection Fees</dt>
+                <dd>{currency(report.connection_fees)}</dd>
+              </div>
+            </dl>
+            {button('card', report)}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** Busy while its report downloads: disabled, aria-busy and a spinner; the name does not change. */
+function DownloadButton({ busy, describedBy, onClick }: { busy: boolean; describedBy: string; onClick: () => void }) {
+  return (
+    <button type="button" className="button report-download" onClick={onClick} disabled={busy} aria-busy={busy || undefined} aria-describedby={describedBy}>
+      <span className={busy ? 'spinner' : 'report-download__icon'} aria-hidden="true" />
+      Download Report
+    </button>
+  );
+}

@@ -1,0 +1,80 @@
+// Downloading a report (spec section 7, decisions.md sections 1 and 4): GET
+// reports/affiliate/{id}/download/ through the session's client (bearer token, impersonation) as a
+// blob, saved as report-{id}-{report_date}.xlsx; on success the report_download event goes to the
+// dataLayer. A failed download is only logged (spec section 8). Each report is busy on its own,
+// so other reports stay downloadable meanwhile. Saving, tracking and logging are injectable.
+import { useCallback, useRef, useState } from 'react';
+import type { ApiClient } from '../../api/client.ts';
+import { downloadReport, reportFileName } from '../../api/reports.ts';
+import type { AffiliateReport } from '../../api/schemas.ts';
+import { pushToDataLayer } from '../../app/data-layer.ts';
+
+/** Hands a file to the user under a name. */
+export type SaveFile = (file: Blob, fileName: string) => void;
+
+/** How long the object URL outlives the click: some browsers read it after the click returns. */
+export const REVOKE_DELAY_MS = 1000;
+
+/** The browser's way: an object URL, a temporary <a download> clicked, then the URL revoked. */
+export function saveInBrowser(file: Blob, fileName: string, doc: Document = document): void {
+  const view = doc.defaultView ?? window;
+  const url = view.URL.createObjectURL(file);
+  const link = doc.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  doc.body.append(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+    view.setTimeout(() => view.URL.revokeObjectURL(url), REVOKE_DELAY_MS);
+  }
+}
+
+export interface ReportDownloadOptions {
+  client: ApiClient;
+  save?: SaveFile;
+  /** Where the report_download event goes; window.dataLayer by default. */
+  track?: (entry: Record<string, unknown>) => void;
+  /** Where a failure is reported; console.warn by default. */
+  log?: (message: string, error: unknown) => void;
+}
+
+type ReportRef = Pick<AffiliateReport, 'id' | 'report_date'>;
+
+const trackInDataLayer = (entry: Record<string, unknown>) => pushToDataLayer(window, entry);
+const warn = (message: string, error: unknown) => console.warn(message, error);
+
+export function useReportDownload({ client, save = saveInBrowser, track = trackInDataLayer, log = warn }: ReportDownloadOptions) {
+  const [busy, setBusy] = useState<ReadonlySet<number>>(() => new Set());
+  // The ids in flight, read synchronously so that a double click starts one download.
+  const inFlight = useRef(new Set<number>());
+
+  const download = useCallback(
+    async (report: ReportRef): Promise<void> => {
+      if (inFlight.current.has(report.id)) return;
+      inFlight.current.add(report.id);
+      setBusy((ids) => new Set(ids).add(report.id));
+      try {
+        const file = await downloadReport(client, report.id);
+        save(file, reportFileName(report));
+        track({ event: 'report_download', report_id: report.id, report_date: report.report_date });
+      } catch (error) {
+        log(`Report ${report.id} could not be downloaded:`, error);
+      } finally {
+        inFlight.current.delete(report.id);
+        setBusy((ids) => {
+          const left = new Set(ids);
+          left.delete(report.id);
+          return left;
+        });
+      }
+    },
+    [client, save, track, log],
+  );
+
+  const isDownloading = useCallback((reportId: number) => busy.has(reportId), [busy]);
+
+  return { download, isDownloading };
+}
