@@ -1,17 +1,28 @@
 // The login gate (spec section 4): the sign-in screen the auth machine is in, or, once the
 // session is verified and its access token current, the app content.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector } from '../../app/session-context.tsx';
 import type { AuthActor } from '../../app/session.ts';
 import { AuthCard } from './auth-card.tsx';
-import { EmailSetupScreen } from './email-setup-screen.tsx';
 import { EmailVerificationScreen } from './email-verification-screen.tsx';
 import { LoginScreen } from './login-screen.tsx';
-import { SetupRequiredScreen } from './setup-required-screen.tsx';
-import { TotpSetupScreen } from './totp-setup-screen.tsx';
 import { TotpVerificationScreen } from './totp-verification-screen.tsx';
+
+// Setting up a second factor happens once per account: those screens load when needed, so that
+// what /login downloads before the first code screen stays small.
+const SetupRequiredScreen = lazy(() => import('./setup-required-screen.tsx').then((m) => ({ default: m.SetupRequiredScreen })));
+const TotpSetupScreen = lazy(() => import('./totp-setup-screen.tsx').then((m) => ({ default: m.TotpSetupScreen })));
+const EmailSetupScreen = lazy(() => import('./email-setup-screen.tsx').then((m) => ({ default: m.EmailSetupScreen })));
+
+function Loading() {
+  return (
+    <AuthCard>
+      <Spinner label="Loading..." />
+    </AuthCard>
+  );
+}
 
 type GateScreen = 'login' | 'setupRequired' | 'totpSetup' | 'emailSetup' | 'totpVerification' | 'emailVerification' | 'app' | 'restoring';
 
@@ -33,11 +44,23 @@ export function AuthGate({ children }: { children: ReactNode }) {
     case 'login':
       return <LoginScreen />;
     case 'setupRequired':
-      return <SetupRequiredScreen />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <SetupRequiredScreen />
+        </Suspense>
+      );
     case 'totpSetup':
-      return <TotpSetupScreen />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <TotpSetupScreen />
+        </Suspense>
+      );
     case 'emailSetup':
-      return <EmailSetupScreen />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <EmailSetupScreen />
+        </Suspense>
+      );
     case 'totpVerification':
       return <TotpVerificationScreen />;
     case 'emailVerification':

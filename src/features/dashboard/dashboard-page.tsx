@@ -1,8 +1,147 @@
-// The Sales Dashboard (spec section 2): for all affiliates on /, or one on /affiliate/{id}.
+// The Sales Dashboard (spec section 2): all affiliates on /, one on /affiliate/{id}. The view
+// renders the dashboard machine's state (date mode, selected day, chart mode) and the data SWR
+// holds for the machine's range, derived by deriveDashboard; it sends what the user does and
+// does no arithmetic. While another range loads, the last dashboard stays on screen.
+import { useMachine, useSelector } from '@xstate/react';
+import { useId, useMemo, useState } from 'react';
+import type { SnapshotFrom } from 'xstate';
+import { useLocation } from 'wouter';
+import { selectChartMode } from '../../../machines/chart-mode.ts';
+import { dashboardMachine } from '../../../machines/dashboard.ts';
+import { selectDateMode } from '../../../machines/date-range.ts';
+import { useAffiliates } from '../../api/affiliates.ts';
+import { useConnectionFees, usePaymentEvents } from '../../api/sales.ts';
+import { useApiScope, useAuthSelector } from '../../app/session-context.tsx';
+import { Alert } from '../../components/alert.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { env } from '../../config/env.ts';
+import { readClaims } from '../../domain/auth-token.ts';
+import { deriveDashboard } from '../../domain/dashboard.ts';
+import type { Dashboard } from '../../domain/dashboard-model.ts';
+import { dateRange, toQuery } from '../../domain/dates.ts';
+import { ChartPanel } from './chart-panel.tsx';
+import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
+import { DashboardDataProvider, useIsFinalError } from './data-provider.tsx';
+import { DetailTables } from './detail-tables.tsx';
+import { SummaryGrid } from './summary-grid.tsx';
+import './dashboard.css';
+
+/** The three child machines; invoked at the root, so they run as long as the dashboard does. */
+function childrenOf(snapshot: SnapshotFrom<typeof dashboardMachine>) {
+  const { dateRange: range, selectedDay, chartMode } = snapshot.children;
+  if (!range || !selectedDay || !chartMode) throw new Error('The dashboard machine runs dateRange, selectedDay and chartMode');
+  return { range, selectedDay, chartMode };
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
+  const [snapshot, send] = useMachine(dashboardMachine);
+  const machines = childrenOf(snapshot);
+  const mode = useSelector(machines.range, selectDateMode);
+  const customStart = useSelector(machines.range, (s) => s.context.customStart);
+  const customEnd = useSelector(machines.range, (s) => s.context.customEnd);
+  const selectedDay = useSelector(machines.selectedDay, (s) => s.context.day);
+  const chartMode = useSelector(machines.chartMode, selectChartMode);
+  const [, navigate] = useLocation();
+  const headingId = useId();
+
+  const range = useMemo(() => dateRange(mode, { customStart, customEnd }), [mode, customStart, customEnd]);
+  const query = useMemo(() => toQuery(range), [range]);
+  const scope = useApiScope();
+  const affiliates = useAffiliates(scope);
+  const events = usePaymentEvents(scope, query);
+  const fees = useConnectionFees(scope, query);
+  const claimedAffiliate = useAuthSelector((s) => {
+    const access = s.context.token?.access;
+    return (access ? readClaims(access)?.affiliate_id : null) ?? null;
+  });
+
+  const derived = useMemo(() => {
+    if (!affiliates.data || !events.data || !fees.data) return null;
+    try {
+      const dashboard = deriveDashboard({ events: events.data, fees: fees.data, affiliates: affiliates.data, affiliateFilter: affiliateId, range, selectedDay });
+      return { dashboard, error: null };
+    } catch (error) {
+      return { dashboard: null, error: errorText(error) };
+    }
+  }, [affiliates.data, events.data, fees.data, affiliateId, range, selectedDay]);
+
+  // The last dashboard, shown while the data of another range or view loads.
+  const current = derived?.dashboard ?? null;
+  const [previous, setPrevious] = useState<Dashboard | null>(null);
+  if (current !== null && current !== previous) setPrevious(current);
+  const dashboard = current ?? previous;
+
+  // "The dashboard shows the first error message among affiliates, payment events and fees",
+  // once no retry is coming.
+  const isFinal = useIsFinalError();
+  const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined && isFinal(error));
+  const message = failure ? errorText(failure) : (derived?.error ?? null);
+
+  const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
+  const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
+  const showAffiliates = (affiliates.data?.length ?? 0) > 1;
+
+  const chooseAffiliate = (id: string | null) => {
+    send({ type: 'AFFILIATE.CHANGED' });
+    navigate(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`);
+  };
+
+  return (
+    <section className="dashboard" aria-labelledby={headingId}>
+      <div className="dashboard__header">
+        <h1 id={headingId} className="dashboard__title">
+          {name ? `${name} Sales Dashboard` : 'Sales Dashboard'}
+        </h1>
+        <div className="dashboard-toolbar">
+          {showAffiliates && affiliates.data && (
+            <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} />
+          )}
+          <DateRangeControls
+            mode={mode}
+            customStart={customStart}
+            customEnd={customEnd}
+            onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
+            onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
+            onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
+          />
+        </div>
+      </div>
+      <Alert message={message} />
+      {message === null &&
+        (dashboard === null ? (
+          <Spinner label="Loading sales..." />
+        ) : (
+          <div className="dashboard__content" aria-busy={current === null}>
+            {current === null && (
+              <div className="dashboard__updating">
+                <Spinner label="Loading sales..." />
+              </div>
+            )}
+            <section aria-label="Summary">
+              <SummaryGrid stats={dashboard.stats} currency={env.currency} />
+            </section>
+            <ChartPanel
+              dashboard={dashboard}
+              mode={chartMode}
+              selectedDay={selectedDay}
+              currency={env.currency}
+              onSelectMode={(next) => send({ type: 'CHART.SELECT', mode: next })}
+              onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
+              onClearDay={() => send({ type: 'DAY.CLEAR' })}
+            />
+            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} />
+          </div>
+        ))}
+    </section>
+  );
+}
+
 export default function DashboardPage({ affiliateId }: { affiliateId: string | null }) {
   return (
-    <section aria-labelledby="dashboard-heading" data-affiliate={affiliateId ?? undefined}>
-      <h1 id="dashboard-heading">Sales Dashboard</h1>
-    </section>
+    <DashboardDataProvider>
+      <SalesDashboard affiliateId={affiliateId} />
+    </DashboardDataProvider>
   );
 }

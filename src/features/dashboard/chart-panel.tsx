@@ -1,0 +1,86 @@
+// The chart card: the title (month and year of the range's start), the Fees Chart / Sales Chart
+// selector (only when platform sales exist), a legend, and the daily chart.
+//
+// The chart (@nivo, d3) is a chunk of its own, loaded when the dashboard first draws it: the
+// summary and tables do not wait for it, and /login never downloads it.
+import { lazy, Suspense, useId, useMemo } from 'react';
+import type { ChartMode } from '../../../machines/chart-mode.ts';
+import type { Dashboard } from '../../domain/dashboard-model.ts';
+import { feesChartModel, salesChartModel } from './chart-series.ts';
+const DailyChart = lazy(() => import('./daily-chart.tsx'));
+
+export interface ChartPanelProps {
+  dashboard: Dashboard;
+  mode: ChartMode;
+  selectedDay: string | null;
+  currency: string;
+  onSelectMode: (mode: ChartMode) => void;
+  onToggleDay: (day: string) => void;
+  onClearDay: () => void;
+}
+
+const modes: { mode: ChartMode; label: string }[] = [
+  { mode: 'fees', label: 'Fees Chart' },
+  { mode: 'sales', label: 'Sales Chart' },
+];
+
+export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMode, onToggleDay, onClearDay }: ChartPanelProps) {
+  const titleId = useId();
+  const hasSelector = dashboard.stats.hasPlatformSales;
+  // Without platform sales there is no Sales Chart to choose.
+  const shown: ChartMode = hasSelector ? mode : 'fees';
+  const model = useMemo(
+    () => (shown === 'sales' ? salesChartModel(dashboard.salesChart) : feesChartModel(dashboard.feesChart)),
+    [shown, dashboard],
+  );
+  const name = shown === 'sales' ? 'Sales Chart' : 'Fees Chart';
+
+  return (
+    <section className="dashboard-card chart-panel" aria-labelledby={titleId}>
+      <div className="chart-panel__header">
+        <h2 id={titleId} className="chart-panel__title">
+          {dashboard.chartTitle}
+        </h2>
+        {hasSelector && (
+          <div className="segmented" role="group" aria-label="Chart">
+            {modes.map((option) => (
+              <button
+                key={option.mode}
+                type="button"
+                className="segmented__button"
+                aria-pressed={shown === option.mode}
+                onClick={() => onSelectMode(option.mode)}
+              >
+                {option.label}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <ul className="chart-legend" aria-label={`${name} series`}>
+        {model.series.map((serie) => (
+          <li key={serie.name}>
+            <span className="chart-swatch" style={{ backgroundColor: serie.color }} aria-hidden="true" />
+            {serie.name}
+          </li>
+        ))}
+      </ul>
+      <Suspense
+        fallback={
+          <p role="status" className="chart-panel__loading">
+            Loading chart...
+          </p>
+        }
+      >
+        <DailyChart
+          model={model}
+          selectedDay={selectedDay}
+          currency={currency}
+          label={`${name}, ${dashboard.chartTitle}`}
+          onToggleDay={onToggleDay}
+          onClearDay={onClearDay}
+        />
+      </Suspense>
+    </section>
+  );
+}

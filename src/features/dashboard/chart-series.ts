@@ -1,0 +1,55 @@
+// The two charts' series (spec section 2, section 9 colours): which slot field each stacked bar
+// shows, in which colour. Shared by the chart panel (legend) and the lazily loaded chart.
+import type { FeesDaySlot, SalesDaySlot } from '../../domain/dashboard-model.ts';
+import type { Money } from '../../domain/money.ts';
+
+/** Referral fees and direct sales. */
+export const TEAL = '#14b8a6';
+/** Connection fees and platform sales. */
+export const PINK = '#ec4899';
+
+export interface ChartSeries {
+  /** The series name, in the bar labels and the legend: 'Referral Fees'. */
+  name: string;
+  color: string;
+}
+
+/** One day of a chart: the slot's day, its labels and one amount per series. */
+export interface ChartDay {
+  /** 'yyyy-MM-dd', what DAY.TOGGLE selects. */
+  day: string;
+  /** X-axis label, '11/5'. */
+  label: string;
+  /** Tooltip date, 'Nov 5, 2026'. */
+  date: string;
+  amounts: Money[];
+}
+
+export interface ChartModel {
+  series: ChartSeries[];
+  days: ChartDay[];
+}
+
+export const feesSeries: ChartSeries[] = [
+  { name: 'Referral Fees', color: TEAL },
+  { name: 'Connection Fees', color: PINK },
+];
+
+export const salesSeries: ChartSeries[] = [
+  { name: 'Direct Sales', color: TEAL },
+  { name: 'Platform Sales', color: PINK },
+];
+
+export function feesChartModel(slots: readonly FeesDaySlot[]): ChartModel {
+  return {
+    series: feesSeries,
+    days: slots.map(({ day, label, date, referralFees, connectionFees }) => ({ day, label, date, amounts: [referralFees, connectionFees] })),
+  };
+}
+
+export function salesChartModel(slots: readonly SalesDaySlot[]): ChartModel {
+  return {
+    series: salesSeries,
+    days: slots.map(({ day, label, date, directSales, platformSales }) => ({ day, label, date, amounts: [directSales, platformSales] })),
+  };
+}

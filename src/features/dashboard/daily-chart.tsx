@@ -1,0 +1,202 @@
+// The daily stacked bar chart (spec section 2) with @nivo/bar. Bars are drawn by ChartBar, not
+// nivo's default, to control opacity and border (0.5 and 1, 0.8 and 3 for the selected day; spec
+// section 9) and to make each bar a labelled toggle button: '11/5 Referral Fees $12.34', selected
+// with a click, Enter or Space. Clicking empty chart space clears the day. The width is measured
+// here (nivo's Responsive wrapper measures 0 in jsdom).
+import { Bar, type BarCustomLayerProps, type BarDatum, type BarItemProps, type BarLayer } from '@nivo/bar';
+import { createContext, use, useMemo, useState, type KeyboardEvent } from 'react';
+import { formatMoney } from '../../domain/money.ts';
+import type { ChartModel } from './chart-series.ts';
+import { usePrefersReducedMotion } from './use-reduced-motion.ts';
+import { useElementWidth } from './use-element-width.ts';
+
+export interface DailyChartProps {
+  model: ChartModel;
+  selectedDay: string | null;
+  currency: string;
+  /** The chart's accessible name: 'Fees Chart, November 2026'. */
+  label: string;
+  onToggleDay: (day: string) => void;
+  onClearDay: () => void;
+}
+
+/** What a hovered or focused bar shows: its day and series, at its top centre (chart coordinates). */
+interface Tip {
+  day: string;
+  series: string;
+  x: number;
+  y: number;
+}
+
+interface ChartInteraction {
+  selectedDay: string | null;
+  describe: (day: string, series: string) => string;
+  toggle: (day: string) => void;
+  clear: () => void;
+  show: (tip: Tip) => void;
+  hide: () => void;
+}
+
+const ChartContext = createContext<ChartInteraction | null>(null);
+
+function useChart(): ChartInteraction {
+  const chart = use(ChartContext);
+  if (!chart) throw new Error('Chart parts must be rendered inside DailyChart');
+  return chart;
+}
+
+function ChartBar({ bar }: BarItemProps<BarDatum>) {
+  const chart = useChart();
+  const day = String(bar.data.indexValue);
+  const series = String(bar.data.id);
+  const selected = chart.selectedDay === day;
+  const tip: Tip = { day, series, x: bar.absX + bar.width / 2, y: bar.absY };
+  const onKeyDown = (event: KeyboardEvent<SVGRectElement>) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      chart.toggle(day);
+    } else if (event.key === 'Escape') {
+      chart.clear();
+    }
+  };
+  return (
+    <rect
+      className="chart-bar"
+      x={bar.x}
+      y={bar.y}
+      width={Math.max(bar.width, 0)}
+      height={Math.max(bar.height, 0)}
+      fill={bar.color}
+      fillOpacity={selected ? 0.8 : 0.5}
+      stroke={bar.color}
+      strokeWidth={selected ? 3 : 1}
+      role="button"
+      tabIndex={0}
+      aria-pressed={selected}
+      aria-label={chart.describe(day, series)}
+      onClick={(event) => {
+        event.stopPropagation();
+        chart.toggle(day);
+      }}
+      onKeyDown={onKeyDown}
+      onMouseEnter={() => chart.show(tip)}
+      onMouseLeave={chart.hide}
+      onFocus={() => chart.show(tip)}
+      onBlur={chart.hide}
+    />
+  );
+}
+
+/** Empty chart space, under the bars: a click there clears the selected day. */
+function EmptySpace({ innerWidth, innerHeight }: BarCustomLayerProps<BarDatum>) {
+  const chart = useChart();
+  // Pointer-only on purpose: keyboard users clear with Escape on a bar, or by pressing the selected bar again.
+  return <rect className="chart-empty-space" width={innerWidth} height={innerHeight} fill="transparent" onClick={chart.clear} />;
+}
+
+const layers: BarLayer<BarDatum>[] = ['grid', EmptySpace, 'axes', 'bars'];
+
+const theme = {
+  text: { fontFamily: 'inherit', fontSize: 12, fill: '#52606d' },
+  axis: { domain: { line: { stroke: '#d3d9de', strokeWidth: 1 } }, ticks: { line: { stroke: '#d3d9de' } } },
+  grid: { line: { stroke: '#e4e7eb', strokeWidth: 1 } },
+};
+
+const FALLBACK_WIDTH = 720;
+
+export default function DailyChart({ model, selectedDay, currency, label, onToggleDay, onClearDay }: DailyChartProps) {
+  const [ref, width] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
+  const reducedMotion = usePrefersReducedMotion();
+  const [tip, setTip] = useState<Tip | null>(null);
+  const { series, days } = model;
+
+  const narrow = width < 560;
+  const height = narrow ? 240 : 300;
+  const margin = { top: 16, right: 8, bottom: 32, left: narrow ? 52 : 64 };
+  const innerWidth = Math.max(width - margin.left - margin.right, 0);
+
+  const byDay = useMemo(() => new Map(days.map((day) => [day.day, day])), [days]);
+  // Bar heights in currency units; a zero amount draws no bar (and no tab stop).
+  const data = useMemo(
+    () =>
+      days.map((day) => {
+        const row: BarDatum = { day: day.day };
+        day.amounts.forEach((amount, index) => {
+          const name = series[index]?.name;
+          if (name && amount.micro !== 0) row[name] = amount.micro / 1e6;
+        });
+        return row;
+      }),
+    [days, series],
+  );
+  const colors = useMemo(() => new Map(series.map((serie) => [serie.name, serie.color])), [series]);
+  const amountOf = (day: string, name: string) => {
+    const index = series.findIndex((serie) => serie.name === name);
+    const amount = byDay.get(day)?.amounts[index];
+    return amount ? formatMoney(amount, currency) : '';
+  };
+
+  // Every nth day label, so that labels never overlap (about 44 px each).
+  const step = Math.max(1, Math.ceil(days.length / Math.max(1, Math.floor(innerWidth / (narrow ? 40 : 48)))));
+  const tickValues = days.filter((_, index) => index % step === 0).map((day) => day.day);
+  const yFormat = useMemo(
+    () => new Intl.NumberFormat(undefined, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 }),
+    [currency],
+  );
+
+  const interaction: ChartInteraction = {
+    selectedDay,
+    describe: (day, name) => `${byDay.get(day)?.label ?? day} ${name} ${amountOf(day, name)}`,
+    toggle: onToggleDay,
+    clear: onClearDay,
+    show: setTip,
+    hide: () => setTip(null),
+  };
+
+  const tipDay = tip ? byDay.get(tip.day) : undefined;
+  const isEmpty = days.every((day) => day.amounts.every((amount) => amount.micro === 0));
+
+  return (
+    <div ref={ref} className="daily-chart" style={{ height }}>
+      <ChartContext value={interaction}>
+        <Bar<BarDatum>
+          width={width}
+          height={height}
+          data={data}
+          keys={series.map((serie) => serie.name)}
+          indexBy="day"
+          groupMode="stacked"
+          margin={margin}
+          padding={days.length > 45 ? 0.15 : 0.25}
+          colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
+          barComponent={ChartBar}
+          layers={layers}
+          enableLabel={false}
+          isInteractive={false}
+          animate={!reducedMotion}
+          theme={theme}
+          role="group"
+          ariaLabel={label}
+          valueScale={{ type: 'linear', nice: true }}
+          gridYValues={5}
+          axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
+          axisBottom={{ tickSize: 0, tickPadding: 10, tickValues, format: (day: string) => byDay.get(day)?.label ?? day }}
+        />
+      </ChartContext>
+      {isEmpty && <p className="daily-chart__empty">No amounts in this period.</p>}
+      {tip && tipDay && (
+        <div
+          className="daily-chart__tooltip"
+          aria-hidden="true"
+          style={{ left: Math.min(Math.max(tip.x, 90), width - 90), top: tip.y }}
+        >
+          <span className="daily-chart__tooltip-date">{tipDay.date}</span>
+          <span>
+            <span className="chart-swatch" style={{ backgroundColor: colors.get(tip.series) }} />
+            {tip.series}: <strong>{amountOf(tip.day, tip.series)}</strong>
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+// The dashboard's selectors (spec section 2; decisions.md section 1: native <select>s labelled
+// 'Affiliate' and 'Date range'): the affiliate, hidden when one or no affiliate is available, and
+// the date mode, with two date inputs in custom mode. They only send what the user chose.
+import { useId } from 'react';
+import type { DateMode } from '../../../machines/date-range.ts';
+import type { Affiliate } from '../../api/affiliates.ts';
+
+export const ALL_AFFILIATES = '';
+
+const dateModes: { mode: DateMode; label: string }[] = [
+  { mode: 'last30', label: 'Last 30 days' },
+  { mode: 'current', label: 'Current Month' },
+  { mode: 'previous', label: 'Previous Month' },
+  { mode: 'custom', label: 'Custom Date Range' },
+];
+
+const isDateMode = (value: string): value is DateMode => dateModes.some((option) => option.mode === value);
+
+export function AffiliateSelect({
+  affiliates,
+  selected,
+  onChange,
+}: {
+  affiliates: readonly Affiliate[];
+  selected: string | null;
+  onChange: (affiliateId: string | null) => void;
+}) {
+  const id = useId();
+  // A route's affiliate the list does not know still shows as chosen.
+  const unknown = selected !== null && !affiliates.some((affiliate) => affiliate.id === selected);
+  return (
+    <div className="field dashboard-field dashboard-field--affiliate">
+      <label htmlFor={id}>Affiliate</label>
+      <select id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
+        <option value={ALL_AFFILIATES}>All affiliates</option>
+        {unknown && <option value={selected}>{selected}</option>}
+        {affiliates.map((affiliate) => (
+          <option key={affiliate.id} value={affiliate.id}>
+            {affiliate.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export interface DateRangeControlsProps {
+  mode: DateMode;
+  customStart: string;
+  customEnd: string;
+  onMode: (mode: DateMode) => void;
+  onStart: (day: string) => void;
+  onEnd: (day: string) => void;
+}
+
+export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd }: DateRangeControlsProps) {
+  const id = useId();
+  return (
+    <>
+      <div className="field dashboard-field">
+        <label htmlFor={`${id}-mode`}>Date range</label>
+        <select
+          id={`${id}-mode`}
+          value={mode}
+          onChange={(event) => {
+            if (isDateMode(event.target.value)) onMode(event.target.value);
+          }}
+        >
+          {dateModes.map((option) => (
+            <option key={option.mode} value={option.mode}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {mode === 'custom' && (
+        <div className="dashboard-custom-range">
+          <div className="field dashboard-field">
+            <label htmlFor={`${id}-start`}>Start date</label>
+            <input
+              id={`${id}-start`}
+              type="date"
+              placeholder="Start date"
+              value={customStart}
+              max={customEnd || undefined}
+              onChange={(event) => onStart(event.target.value)}
+            />
+          </div>
+          <div className="field dashboard-field">
+            <label htmlFor={`${id}-end`}>End date</label>
+            <input
+              id={`${id}-end`}
+              type="date"
+              placeholder="End date"
+              value={customEnd}
+              min={customStart || undefined}
+              onChange={(event) => onEnd(event.target.value)}
+            />
+          </div>
+          {(!customStart || !customEnd) && (
+            <p className="dashboard-custom-range__hint">Until both days are chosen, the current month is shown.</p>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

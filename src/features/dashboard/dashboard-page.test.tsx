@@ -1,0 +1,352 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { DateTime } from 'luxon';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Route, Router, Switch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { MAX_RETRIES, retryDelay } from '../../api/swr.ts';
+import { env } from '../../config/env.ts';
+import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
+import {
+  daysAgo,
+  expectedFigures,
+  insertConnectionFee,
+  insertSale,
+  today,
+  type ExpectedFigures,
+} from '../../../tests/utils/dashboard-rows.ts';
+import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import DashboardPage from './dashboard-page.tsx';
+
+// The real setTimeout, kept before any test fakes it.
+const realSetTimeout = globalThis.setTimeout;
+const settle = () => new Promise<void>((resolve) => realSetTimeout(resolve, 30));
+
+const P1 = 'P1';
+const C1 = 'C1';
+const C2 = 'C2';
+/** What the fixture user 'parent' (affiliate P1) sees: P1 and its children; fees of P1's children. */
+const parentScope = { affiliates: [P1, C1, C2], connected: [C1, C2] };
+/** What 'child' (C1, no children) sees. */
+const childScope = { affiliates: [C1], connected: [] };
+
+/** Sales relative to today, so that they fall in the default range (the fixtures sit at fixed dates). */
+function addRecentRows(server: TestServer) {
+  const db = server.db;
+  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: P1, commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
+  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: C1, commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
+  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: C2, commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
+  // Zero commission: a platform sale.
+  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: P1, commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
+  // Before the last 30 days: only a custom range shows it.
+  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: P1, commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
+  // Connection fees: the same sale as 1002 and 1003, and one sale only known by its fee.
+  insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: C1, feePc: '10', feeAmount: null });
+  insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: C2, feePc: null, feeAmount: '2.25' });
+  insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: C1, feePc: null, feeAmount: '3.00' });
+}
+
+async function signedIn(username: FixtureUserName) {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  addRecentRows(server);
+  const user = fixtures.users[username];
+  const pair = await signIn(server, user.username, user.password);
+  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
+  return server;
+}
+
+/** The server with every request URL recorded. */
+function recorded(server: TestServer) {
+  const urls: URL[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    urls.push(new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN));
+    return server.fetch(input, init);
+  };
+  return { server: { ...server, fetch }, urls };
+}
+
+/** The dashboard on its routes (as src/app/app.tsx has them), in a memory location. */
+function renderDashboard(server: TestServer, path = '/') {
+  const location = memoryLocation({ path, record: true });
+  const result = renderWithSession(
+    <Router hook={location.hook}>
+      <Switch>
+        <Route path="/">
+          <DashboardPage affiliateId={null} />
+        </Route>
+        <Route path="/affiliate/:affiliateId">{(params) => <DashboardPage affiliateId={params.affiliateId} />}</Route>
+      </Switch>
+    </Router>,
+    { server },
+  );
+  return { ...result, location };
+}
+
+const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency });
+const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
+
+/** The stat boxes the figures call for, by the spec's labels. */
+function statBoxes(figures: ExpectedFigures): Record<string, string> {
+  const platform = figures.hasPlatformSales;
+  return {
+    [platform ? 'Number of Direct Sales' : 'Number of Sales']: String(figures.numberOfSales),
+    [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
+    'Referral Fees': money(figures.referralFees),
+    'Connection Fees': money(figures.connectionFees),
+    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
+  };
+}
+
+/** The stat boxes on screen: each <dt> and its <dd>. */
+function shownStats(): Record<string, string> {
+  const summary = screen.getByRole('region', { name: 'Summary' });
+  return Object.fromEntries(
+    within(summary)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
+  );
+}
+
+const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
+const dayOf = (time: DateTime) => ({ start: time.startOf('day'), end: time.startOf('day').plus({ days: 1 }) });
+const label = (time: DateTime) => time.toFormat('M/d');
+const heading = (time: DateTime) => time.setLocale('en-US').toFormat('LLL d, yyyy');
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const bar = (time: DateTime, series: string) => new RegExp(`^${escape(label(time))} ${series} `);
+
+const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Sales Dashboard', () => {
+  it("shows the user's affiliate in the heading and the figures of the last 30 days", async () => {
+    const server = await signedIn('parent');
+    renderDashboard(server);
+
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+    await waitForData();
+
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
+    const figures = expectedFigures(server.db, { ...parentScope, ...last30() });
+    expect(figures.hasPlatformSales).toBe(true);
+    expect(shownStats()).toEqual(statBoxes(figures));
+    expect(screen.queryByText('Loading sales...')).not.toBeInTheDocument();
+    // The chart loads as a chunk of its own, after the figures.
+    expect((await screen.findAllByRole('button', { name: / Referral Fees / })).length).toBeGreaterThan(0);
+  });
+
+  it('keeps the plain labels and shows no platform boxes, chart selector or affiliate selector without platform sales and children', async () => {
+    const server = await signedIn('child');
+    renderDashboard(server);
+    await waitForData();
+
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
+    const figures = expectedFigures(server.db, { ...childScope, ...last30() });
+    expect(figures.hasPlatformSales).toBe(false);
+    expect(shownStats()).toEqual(statBoxes(figures));
+    expect(Object.keys(shownStats())).toEqual(['Number of Sales', 'Total Sales', 'Referral Fees', 'Connection Fees']);
+    expect(screen.queryByRole('button', { name: 'Fees Chart' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sales Chart' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Affiliate')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /^Connection Fee Details/ })).not.toBeInTheDocument();
+  });
+
+  it('switches between the Fees Chart and the Sales Chart when platform sales exist', async () => {
+    const server = await signedIn('parent');
+    const { user } = renderDashboard(server);
+    await waitForData();
+
+    expect(screen.getByRole('button', { name: 'Fees Chart' })).toHaveAttribute('aria-pressed', 'true');
+    const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(daysAgo(2)) });
+    expect(await screen.findByRole('button', { name: `${label(daysAgo(2))} Referral Fees ${money(fees.referralFees)}` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `${label(daysAgo(2))} Connection Fees ${money(fees.connectionFees)}` })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Sales Chart' }));
+
+    expect(screen.getByRole('button', { name: 'Sales Chart' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Fees Chart' })).toHaveAttribute('aria-pressed', 'false');
+    const sales = expectedFigures(server.db, { ...parentScope, ...dayOf(daysAgo(1)) });
+    expect(screen.getByRole('button', { name: `${label(daysAgo(1))} Platform Sales ${money(sales.platformSales)}` })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: bar(daysAgo(2), 'Referral Fees') })).not.toBeInTheDocument();
+  });
+
+  it('selects a day with a click on its bar, and clears it with another click or a click on empty chart space', async () => {
+    const server = await signedIn('parent');
+    const { user, container } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(2);
+    const referral = await screen.findByRole('button', { name: bar(day, 'Referral Fees') });
+    expect(referral).toHaveAttribute('aria-pressed', 'false');
+
+    await user.click(referral);
+
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: `Platform Sales for ${heading(day)}` })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: `Connection Fee Details for ${heading(day)}` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: bar(day, 'Referral Fees') })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: bar(day, 'Connection Fees') })).toHaveAttribute('aria-pressed', 'true');
+    const details = screen.getByRole('table', { name: `Sales Details for ${heading(day)}` });
+    expect(within(details).getByRole('cell', { name: 'POL-1001' })).toBeInTheDocument();
+    expect(within(details).getByRole('cell', { name: 'POL-1002' })).toBeInTheDocument();
+    expect(within(details).queryByRole('cell', { name: 'POL-1003' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: `Platform Sales for ${heading(day)}` })).getByText('No platform sales for this day.')).toBeInTheDocument();
+    // The stat boxes stay the whole range's.
+    expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })));
+
+    await user.click(screen.getByRole('button', { name: bar(day, 'Referral Fees') }));
+
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: bar(day, 'Referral Fees') })).toHaveAttribute('aria-pressed', 'false');
+
+    await user.click(screen.getByRole('button', { name: bar(day, 'Connection Fees') }));
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+    const emptySpace = container.querySelector('.chart-empty-space');
+    if (!emptySpace) throw new Error('no empty chart space');
+    await user.click(emptySpace);
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+  });
+
+  it('selects a day with Enter on a focused bar, and clears it when the date range changes', async () => {
+    const server = await signedIn('parent');
+    const { user } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(5);
+
+    (await screen.findByRole('button', { name: bar(day, 'Referral Fees') })).focus();
+    await user.keyboard('{Enter}');
+
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: bar(day, 'Referral Fees') })).toHaveAttribute('aria-pressed', 'true');
+
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+
+    expect(await screen.findByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /^Sales Details for/ })).not.toBeInTheDocument();
+  });
+
+  it('offers the four date ranges, and fetches the chosen days of a custom range', async () => {
+    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(server);
+    const { user } = renderDashboard(recording);
+    await waitForData();
+
+    const select = screen.getByLabelText('Date range');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Last 30 days',
+      'Current Month',
+      'Previous Month',
+      'Custom Date Range',
+    ]);
+    expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
+
+    await user.selectOptions(select, 'Custom Date Range');
+    const start = screen.getByLabelText('Start date');
+    const end = screen.getByLabelText('End date');
+    expect(start).toHaveAttribute('type', 'date');
+    expect(start).toHaveAttribute('placeholder', 'Start date');
+    expect(end).toHaveAttribute('placeholder', 'End date');
+
+    const from = daysAgo(45);
+    const to = daysAgo(35);
+    await user.type(start, from.toISODate());
+    await user.type(end, to.toISODate());
+
+    const range = { start: from.startOf('day'), end: to.startOf('day').plus({ days: 1 }) };
+    const figures = expectedFigures(server.db, { ...parentScope, ...range });
+    expect(figures.numberOfSales).toBe(1);
+    await waitFor(() => expect(shownStats()).toEqual(statBoxes(figures)));
+    // The query is ISO with an offset; compared as instants.
+    const asked = urls
+      .filter((url) => url.pathname.endsWith('/payment_events/'))
+      .map((url) => [Date.parse(url.searchParams.get('start') ?? ''), Date.parse(url.searchParams.get('end') ?? '')]);
+    expect(asked).toContainEqual([range.start.toMillis(), range.end.toMillis()]);
+    expect(screen.getByRole('heading', { level: 2, name: from.setLocale('en-US').toFormat('LLLL yyyy') })).toBeInTheDocument();
+  });
+
+  it('offers the affiliates to a parent, and shows the chosen one on its route', async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server);
+    await waitForData();
+
+    const select = screen.getByLabelText('Affiliate');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'All affiliates',
+      'Child One',
+      'Child Two',
+      'Parent Travel',
+    ]);
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+
+    await user.selectOptions(select, 'Child One');
+
+    expect(location.history.at(-1)).toBe('/affiliate/C1');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
+    expect(screen.getByLabelText('Affiliate')).toHaveValue('C1');
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+    // Decisions.md section 2: events of C1; fees of affiliates whose parent is C1 (none).
+    expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { affiliates: [C1], connected: [], ...last30() })));
+
+    await user.selectOptions(screen.getByLabelText('Affiliate'), 'All affiliates');
+    expect(location.history.at(-1)).toBe('/');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
+  });
+
+  it('names no affiliate for a superuser in the own view', async () => {
+    const server = await signedIn('admin');
+    renderDashboard(server);
+    await waitForData();
+
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Sales Dashboard$/);
+    expect(screen.getByLabelText('Affiliate')).toBeInTheDocument();
+  });
+
+  it('keeps loading while a failing call is retried (1, 2, 4 s), then shows its error', async () => {
+    const server = await signedIn('parent');
+    const steer = steerableServer(server);
+    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
+    const { server: recording, urls } = recorded(steer.server);
+    const calls = () => urls.filter((url) => url.pathname.endsWith('/payment_events/')).length;
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    renderDashboard(recording);
+    await act(settle);
+    expect(calls()).toBe(1);
+
+    for (let attempt = 1; attempt <= MAX_RETRIES; attempt++) {
+      expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+      expect(screen.getByRole('alert')).toBeEmptyDOMElement();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(retryDelay(attempt) - 1);
+        await settle();
+      });
+      expect(calls()).toBe(attempt);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1);
+        await settle();
+      });
+      expect(calls()).toBe(attempt + 1);
+    }
+
+    expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
+    expect(screen.getByLabelText('Date range')).toBeInTheDocument();
+  });
+
+  it('shows the forbidden text when the API refuses with 403, without retrying', async () => {
+    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(server);
+    const { session } = renderDashboard(recording);
+    // Only superusers may view as an affiliate: the API answers every call with 403.
+    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
+
+    expect(await screen.findByText('Forbidden: You do not have permission to access this resource.')).toHaveAttribute('role', 'alert');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Sales Dashboard');
+    const forbidden = urls.filter((url) => url.searchParams.get('impersonate_affiliate') === C1 && url.pathname.endsWith('/payment_events/'));
+    expect(forbidden).toHaveLength(1);
+  });
+});

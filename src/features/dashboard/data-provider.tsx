@@ -1,0 +1,69 @@
+// The dashboard's server data: SWR with the cache rules of src/api/swr.ts (spec section 9), in
+// this lazily loaded chunk. One cache per signed-in user of a session, so that whoever signs in
+// next on the same tab never sees the previous user's cached sales. SWR reports every failed
+// attempt, retries included; `useIsFinalError` tells which failures no retry will follow, so the
+// page keeps its loading state while a retry is still coming (spec: "retries 3").
+import { createContext, use, useMemo, type ReactNode } from 'react';
+import { SWRConfig, type SWRConfiguration } from 'swr';
+import { isRetryable, MAX_RETRIES, swrConfiguration } from '../../api/swr.ts';
+import type { Session } from '../../app/session.ts';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { readClaims } from '../../domain/auth-token.ts';
+
+interface DashboardData {
+  value: SWRConfiguration;
+  /** False while SWR will retry after this failure. */
+  isFinal: (error: unknown) => boolean;
+}
+
+const FinalErrorContext = createContext<(error: unknown) => boolean>(() => true);
+
+/** The cache rules, plus: failures a retry will follow are remembered, and previous data is not kept (the page keeps its last dashboard). */
+export function dashboardData(base: SWRConfiguration): DashboardData {
+  const retrying = new WeakSet<object>();
+  return {
+    value: {
+      ...base,
+      onErrorRetry: (error: unknown, key, config, revalidate, options) => {
+        // The same test as swrConfiguration's onErrorRetry: a retryable failure within the count.
+        if (isRetryable(error) && options.retryCount <= (config.errorRetryCount ?? MAX_RETRIES) && typeof error === 'object' && error !== null) {
+          retrying.add(error);
+        }
+        base.onErrorRetry?.(error, key, config, revalidate, options);
+      },
+    },
+    isFinal: (error) => !(typeof error === 'object' && error !== null && retrying.has(error)),
+  };
+}
+
+const perSession = new WeakMap<Session, { user: string; data: DashboardData }>();
+
+function dataFor(session: Session, user: string): DashboardData {
+  let entry = perSession.get(session);
+  if (entry?.user !== user) {
+    entry = { user, data: dashboardData(swrConfiguration(new Map())) };
+    perSession.set(session, entry);
+  }
+  return entry.data;
+}
+
+export function DashboardDataProvider({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const user = useAuthSelector((snapshot) => {
+    const access = snapshot.context.token?.access;
+    const claims = access ? readClaims(access) : null;
+    return claims ? `${claims.user_id}:${claims.username}` : '';
+  });
+  const data = useMemo(() => dataFor(session, user), [session, user]);
+  return (
+    // A new user gets a new provider: SWR reads its cache once, when the provider mounts.
+    <SWRConfig key={user} value={data.value}>
+      <FinalErrorContext value={data.isFinal}>{children}</FinalErrorContext>
+    </SWRConfig>
+  );
+}
+
+/** Whether a failure is the last word: not retryable, or the retries are used up. */
+export function useIsFinalError(): (error: unknown) => boolean {
+  return use(FinalErrorContext);
+}
