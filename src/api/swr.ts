@@ -6,9 +6,6 @@ import { useEffect } from 'react';
 import { unstable_serialize, type Cache, type Middleware, type SWRConfiguration } from 'swr';
 import { ApiError } from './client.ts';
 
-/** The one cache of server data, shared by every view that fetches. */
-export const queryCache: Cache = new Map();
-
 export const STALE_TIME_MS = 5 * 60_000;
 export const GC_TIME_MS = 5 * 60_000;
 export const MAX_RETRIES = 3;

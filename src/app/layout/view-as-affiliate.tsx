@@ -3,15 +3,12 @@
 // which the sign-in screens never need.
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
-import { SWRConfig } from 'swr';
 import { useLocation } from 'wouter';
 import { selectImpersonatedAffiliate } from '../../../machines/impersonation.ts';
 import { useOwnAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
-import { queryCache, swrConfiguration } from '../../api/swr.ts';
+import { ServerDataProvider } from '../server-data.tsx';
 import { useSession } from '../session-context.tsx';
-
-const swrConfig = swrConfiguration(queryCache);
 
 function ViewAsSelector() {
   const session = useSession();
@@ -54,8 +51,8 @@ function ViewAsSelector() {
 
 export default function ViewAsAffiliate() {
   return (
-    <SWRConfig value={swrConfig}>
+    <ServerDataProvider>
       <ViewAsSelector />
-    </SWRConfig>
+    </ServerDataProvider>
   );
 }

@@ -21,7 +21,7 @@ import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { dateRange, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
-import { DashboardDataProvider, useIsFinalError } from './data-provider.tsx';
+import { ServerDataProvider, useIsFinalError } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import './dashboard.css';
@@ -140,8 +140,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
 
 export default function DashboardPage({ affiliateId }: { affiliateId: string | null }) {
   return (
-    <DashboardDataProvider>
+    <ServerDataProvider>
       <SalesDashboard affiliateId={affiliateId} />
-    </DashboardDataProvider>
+    </ServerDataProvider>
   );
 }

@@ -12,7 +12,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
-import { ReportsDataProvider, useIsFinalError } from './reports-data.tsx';
+import { ServerDataProvider, useIsFinalError } from '../../app/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
 
@@ -92,8 +92,8 @@ function Reports({ saveFile }: ReportsPageProps) {
 
 export default function ReportsPage({ saveFile }: ReportsPageProps) {
   return (
-    <ReportsDataProvider>
+    <ServerDataProvider>
       <Reports saveFile={saveFile} />
-    </ReportsDataProvider>
+    </ServerDataProvider>
   );
 }

@@ -1,30 +1,33 @@
-// The Reports screen's server data: SWR with the cache rules of src/api/swr.ts (spec section 9),
-// inside this lazily loaded chunk. The configuration is created once per signed-in user of a
-// session rather than once per module, so that whoever signs in next in the same tab never sees
-// the previous user's cached reports (the shared queryCache is keyed by the impersonated affiliate
-// only). SWR reports every failed attempt, retries included; `useIsFinalError` tells which failures
-// no retry will follow, so that the page keeps its loading state while a retry is still coming.
+// Server data for the views: SWR with the cache rules of src/api/swr.ts (spec section 9). One
+// cache per signed-in user of a session, shared by every view (dashboard, reports, the header's
+// affiliate selector), so that whoever signs in next on the same tab never sees the previous
+// user's cached data; within it, keys carry the impersonated affiliate. SWR reports every failed
+// attempt, retries included; `useIsFinalError` tells which failures no retry will follow, so a
+// view keeps its loading state while a retry is still coming (spec: "retries 3").
+// Only lazily loaded views import this module, so SWR stays out of what /login downloads.
 import { createContext, use, useMemo, type ReactNode } from 'react';
 import { SWRConfig, type SWRConfiguration } from 'swr';
-import { isRetryable, MAX_RETRIES, swrConfiguration } from '../../api/swr.ts';
-import type { Session } from '../../app/session.ts';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
-import { readClaims } from '../../domain/auth-token.ts';
+import { isRetryable, MAX_RETRIES, swrConfiguration } from '../api/swr.ts';
+import { readClaims } from '../domain/auth-token.ts';
+import type { Session } from './session.ts';
+import { useAuthSelector, useSession } from './session-context.tsx';
 
-interface ReportsData {
+interface ServerData {
   value: SWRConfiguration;
+  /** False while SWR will retry after this failure. */
   isFinal: (error: unknown) => boolean;
 }
 
 const FinalErrorContext = createContext<(error: unknown) => boolean>(() => true);
 
-function reportsData(base: SWRConfiguration): ReportsData {
+/** The cache rules, plus: failures a retry will follow are remembered. */
+export function serverData(base: SWRConfiguration): ServerData {
   const retrying = new WeakSet<object>();
   return {
     value: {
       ...base,
       onErrorRetry: (error: unknown, key, config, revalidate, options) => {
-        // The test of swrConfiguration's own onErrorRetry: a retryable failure within the count.
+        // The same test as swrConfiguration's onErrorRetry: a retryable failure within the count.
         if (isRetryable(error) && options.retryCount <= (config.errorRetryCount ?? MAX_RETRIES) && typeof error === 'object' && error !== null) {
           retrying.add(error);
         }
@@ -35,18 +38,18 @@ function reportsData(base: SWRConfiguration): ReportsData {
   };
 }
 
-const perSession = new WeakMap<Session, { user: string; data: ReportsData }>();
+const perSession = new WeakMap<Session, { user: string; data: ServerData }>();
 
-function dataFor(session: Session, user: string): ReportsData {
+function dataFor(session: Session, user: string): ServerData {
   let entry = perSession.get(session);
   if (entry?.user !== user) {
-    entry = { user, data: reportsData(swrConfiguration(new Map())) };
+    entry = { user, data: serverData(swrConfiguration(new Map())) };
     perSession.set(session, entry);
   }
   return entry.data;
 }
 
-export function ReportsDataProvider({ children }: { children: ReactNode }) {
+export function ServerDataProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const user = useAuthSelector((snapshot) => {
     const access = snapshot.context.token?.access;
