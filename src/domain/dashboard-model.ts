@@ -101,7 +101,10 @@ export interface Dashboard {
 export const SALES_DETAILS_LIMIT = 20;
 export const UNKNOWN_AFFILIATE = 'Unknown';
 
-/** "With a selected day the heading is 'Sales Details for {date}'" (and likewise for the other tables). */
+/**
+ * Spec section 2: with a selected day the headings are 'Sales Details for {date}', 'Platform Sales for {date}'
+ * and 'Connection Fee Details for {date}'.
+ */
 export function tableHeading(title: string, selectedDate: string | null): string {
   return selectedDate === null ? title : `${title} for ${selectedDate}`;
 }
