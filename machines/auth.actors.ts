@@ -2,6 +2,7 @@
 // token storage, the dataLayer, and the QR code renderer. Tests pass their own.
 import { fromPromise } from 'xstate';
 import type { AuthApi } from '../src/api/auth.ts';
+import type { RefreshResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { authMachine } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
@@ -14,6 +15,8 @@ export interface AuthDependencies {
   track: (entry: Record<string, unknown>) => void;
   /** Loads what draws the QR code; rejects when it cannot. */
   loadQrCode: () => Promise<void>;
+  /** Refreshes the session; api.refresh unless the session coordinates refreshes across tabs. */
+  refresh?: (refresh: string) => Promise<RefreshResponse>;
 }
 
 export function provideAuth(deps: AuthDependencies) {
@@ -29,7 +32,7 @@ export function provideAuth(deps: AuthDependencies) {
       verifyTotp: fromPromise(({ input }) => deps.api.verifyTotp(input.code)),
       verifyEmailCode: fromPromise(({ input }) => deps.api.verifyEmailCode(input.code)),
       tokenRefresh: tokenRefreshMachine.provide({
-        actors: { refreshToken: fromPromise(({ input }) => deps.api.refresh(input.refresh)) },
+        actors: { refreshToken: fromPromise(({ input }) => (deps.refresh ?? deps.api.refresh)(input.refresh)) },
       }),
     },
     actions: {

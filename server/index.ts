@@ -66,7 +66,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     );
-    root.use('*', serveStatic({ root: path.relative(process.cwd(), distDir), index: '' }));
+    // Other files of dist/ (favicon, bundle report) by name; a path without an extension, '/'
+    // included, is a route of the portal.
+    const files = serveStatic({ root: path.relative(process.cwd(), distDir) });
+    root.use((c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) && !c.req.path.startsWith(API_BASE) ? files(c, next) : next()));
     // SPA fallback: any other GET outside the API is a route of the portal.
     root.get('*', (c) => {
       if (c.req.path.startsWith(API_BASE)) return c.notFound();

@@ -114,6 +114,26 @@ describe('requests that meet a 401', () => {
   });
 });
 
+describe('refreshing with another tab open', () => {
+  it("takes the fresh session another tab just stored instead of spending its own used refresh token", async () => {
+    const { server, calls, session, signedIn } = await signedInWorld();
+    // Another tab refreshed first: the server rotated the refresh token, and that tab stored the
+    // new pair (its storage event may not have arrived yet).
+    const other = await signIn(server, 'parent', 'parent-password-1');
+    localStorage.setItem('auth_token', JSON.stringify({ username: 'parent', ...other }));
+    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000);
+    server.clock.set(Date.now());
+
+    session.auth.send({ type: 'REFRESH.REQUEST' });
+    await vi.waitFor(() => expect(session.auth.getSnapshot().context.token?.access).toBe(other.access));
+
+    expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(0);
+    expect(session.auth.getSnapshot().context.token?.refresh).toBe(other.refresh);
+    expect(signedIn.refresh).not.toBe(other.refresh);
+    expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+  });
+});
+
 describe('another tab', () => {
   it('logs this tab out when it clears auth_token', async () => {
     const { session, track } = await signedInWorld();

@@ -5,6 +5,8 @@ import { createActor, waitFor, type Actor } from 'xstate';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
+import type { RefreshResponse } from '../api/schemas.ts';
+import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { TokenStorage } from './token-storage.ts';
 
@@ -59,9 +61,33 @@ export function createSession(options: SessionOptions): Session {
     refreshAccessToken,
   });
 
+  const authApi = createAuthApi(client);
+
+  /**
+   * One refresh at a time across the tabs of this browser (Web Locks, where there are any): a
+   * refresh token works once, so two tabs refreshing together would sign each other out. Inside
+   * the lock a tab first looks at storage: when another tab has just stored a fresh session, it
+   * takes that one instead of spending its own, already used, refresh token.
+   */
+  function refreshAcrossTabs(refresh: string): Promise<RefreshResponse> {
+    const run = async (): Promise<RefreshResponse> => {
+      const stored = options.storage.read();
+      if (stored && stored.refresh !== refresh && gateFor(stored) === 'app' && msUntilRefresh(stored.access, Date.now()) > 0) {
+        return { access: stored.access, refresh: stored.refresh };
+      }
+      const answer = await authApi.refresh(refresh);
+      const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
+      options.storage.write({ username, access: answer.access, refresh: answer.refresh ?? refresh });
+      return answer;
+    };
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    return locks ? locks.request('affiliate-portal-token-refresh', run) : run();
+  }
+
   const auth: AuthActor = createActor(
     provideAuth({
-      api: createAuthApi(client),
+      api: authApi,
+      refresh: refreshAcrossTabs,
       saveToken: (token) => options.storage.write(token),
       track: options.track,
       loadQrCode: options.loadQrCode,

@@ -36,13 +36,44 @@ export async function keepScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** Both checks, at desktop and at mobile width (390 px), then back to desktop. */
+/**
+ * Waits until the page has stopped changing: no DOM mutation for `quietMs` (a chart that re-measures
+ * after a resize animates its axes for a while), giving up after `timeoutMs`.
+ */
+export async function settled(page: Page, quietMs = 300, timeoutMs = 5_000): Promise<void> {
+  await page.evaluate(
+    ([quiet, limit]) =>
+      new Promise<void>((resolve) => {
+        const observer = new MutationObserver(() => {
+          clearTimeout(timer);
+          timer = setTimeout(done, quiet);
+        });
+        let timer = setTimeout(done, quiet);
+        const giveUp = setTimeout(done, limit);
+        function done() {
+          observer.disconnect();
+          clearTimeout(timer);
+          clearTimeout(giveUp);
+          resolve();
+        }
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      }),
+    [quietMs, timeoutMs] as const,
+  );
+}
+
+/** Both checks, at desktop and at mobile width (390 px), then back to desktop; each once the page has settled. */
 export async function checkScreen(page: Page, name: string): Promise<void> {
+  await settled(page);
   await expectAccessible(page, name);
   await keepScreenshot(page, `${name}-desktop`);
   const desktop = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
+  await settled(page);
   await expectAccessible(page, `${name} (390 px)`);
   await keepScreenshot(page, `${name}-mobile`);
-  if (desktop) await page.setViewportSize(desktop);
+  if (desktop) {
+    await page.setViewportSize(desktop);
+    await settled(page);
+  }
 }

@@ -1,0 +1,186 @@
+// The Reports screen (spec section 2, decisions.md section 4) against the reference server's demo
+// reports: the tab, heading and note, the table of the latest report per period (at most 12,
+// newest first), a real .xlsx download through the browser, the report_download event, the
+// superuser's affiliate selector, and the cards at 390 px.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { DateTime } from 'luxon';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { checkScreen } from './checks.ts';
+import { startPortal, type Portal } from './portal.ts';
+import { expectVisible, signedInPage, step } from './session.ts';
+
+const SCREEN = 'Reports';
+const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Connection Fees'];
+const NOTE = 'Reports are generated monthly and are available from the 15th of the month after the period.';
+const MONEY = /^\$\d[\d,]*\.\d{2}$/;
+
+interface Report {
+  id: number;
+  report_date: string;
+  start_date: string;
+  end_date: string;
+  affiliate_id: string;
+  sales: number;
+}
+
+let browser: Browser;
+let portal: Portal;
+let page: Page | undefined;
+let downloads: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  portal = await startPortal();
+  downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-downloads-'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+  if (downloads) fs.rmSync(downloads, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await page?.context().close();
+  page = undefined;
+});
+
+/** decisions.md section 4: the latest report of each period of one affiliate, newest first, 12 at most. */
+function expectedRows(reports: Report[], affiliateId: string): Report[] {
+  const latest = new Map<string, Report>();
+  for (const report of reports.filter((candidate) => candidate.affiliate_id === affiliateId)) {
+    const kept = latest.get(report.start_date);
+    if (!kept || report.id > kept.id) latest.set(report.start_date, report);
+  }
+  return [...latest.values()].sort((a, b) => (a.start_date < b.start_date ? 1 : -1)).slice(0, 12);
+}
+
+const monthOf = (report: Report) => DateTime.fromISO(report.start_date, { zone: 'utc' }).setLocale('en-US').toFormat('LLLL yyyy');
+
+/** Opens Reports from the Dashboard tab, answering the reports the API sent. */
+async function openReportsTab(p: Page): Promise<Report[]> {
+  const answer = p.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/api/v2/reports/affiliate/') && response.ok());
+  const tab = p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' });
+  await tab.click();
+  await step(p, SCREEN, "the URL /reports and the Reports tab marked aria-current='page'", async () => {
+    await p.waitForURL(`${portal.url}/reports`);
+    expect(await tab.getAttribute('aria-current')).toBe('page');
+    expect(await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBeNull();
+  });
+  return (await (await answer).json()) as Report[];
+}
+
+const reportsTable = (p: Page) => p.getByRole('table', { name: 'Reports' });
+
+/** The body rows' cells as text, the Download Report cell left out. */
+function tableRows(p: Page): Promise<string[][]> {
+  return reportsTable(p)
+    .locator('tbody tr')
+    .evaluateAll((rows, count) => rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, count).map((cell) => cell.textContent ?? '')), COLUMNS.length);
+}
+
+/** Clicks a Download Report button and checks the file the browser saved. */
+async function downloadAndCheck(p: Page, button: Locator, report: Report, where: string): Promise<void> {
+  const [download] = await step(p, where, `a download after 'Download Report' of ${monthOf(report)}`, () =>
+    Promise.all([p.waitForEvent('download', { timeout: 15_000 }), button.click()]),
+  );
+  const fileName = `report-${report.id}-${report.report_date}.xlsx`;
+  expect(download.suggestedFilename(), `${where}: the suggested file name`).toBe(fileName);
+  const saved = path.join(downloads, `${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(saved);
+  const bytes = fs.readFileSync(saved);
+  expect(bytes.subarray(0, 2).toString('latin1'), `${where}: an .xlsx (zip) file starts with PK`).toBe('PK');
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(saved);
+  expect(workbook.getWorksheet('Summary'), `${where}: the workbook's 'Summary' sheet`).toBeDefined();
+
+  await step(p, where, `{event:'report_download', report_id:${report.id}, report_date:'${report.report_date}'} in the dataLayer`, async () => {
+    const dataLayer = await p.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []);
+    expect(dataLayer).toContainEqual({ event: 'report_download', report_id: report.id, report_date: report.report_date });
+  });
+  await step(p, where, 'the button enabled again after the download', () => expect.poll(() => button.isEnabled(), { timeout: 5_000 }).toBe(true));
+}
+
+describe('the Reports screen', () => {
+  it("lists Globetrotter Travel's latest reports, newest first, and downloads one as .xlsx", async () => {
+    page = await signedInPage(browser, portal, 'globetrotter');
+    const p = page;
+    const reports = await openReportsTab(p);
+    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 1, name: 'Reports', exact: true }), "the heading 'Reports'");
+    await expectVisible(p, SCREEN, p.getByText(NOTE, { exact: true }), 'the note that reports are monthly, from the 15th');
+    await expectVisible(p, SCREEN, reportsTable(p), 'the table of reports', 15_000);
+
+    const expected = expectedRows(reports, 'AFF-100');
+    const rows = await tableRows(p);
+    await step(p, SCREEN, `the columns ${COLUMNS.join(', ')} and ${expected.length} rows (the latest report per period, newest first, at most 12)`, async () => {
+      expect(await reportsTable(p).getByRole('columnheader').allTextContents()).toEqual(COLUMNS);
+      expect(expected.length).toBeGreaterThan(1);
+      expect(rows.length).toBeLessThanOrEqual(12);
+      expect(rows.map(([period, sales]) => [period, sales])).toEqual(expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]));
+      for (const [, , ...money] of rows) for (const value of money) expect(value).toMatch(MONEY);
+      // Newest first, by the periods themselves.
+      const starts = rows.map(([period]) => DateTime.fromFormat(period!, 'LLLL yyyy', { locale: 'en-US' }).toMillis());
+      expect([...starts].sort((a, b) => b - a)).toEqual(starts);
+      // No affiliate to choose: Globetrotter Travel is the only top-level affiliate with reports.
+      expect(await p.getByLabel('Affiliate', { exact: true }).count()).toBe(0);
+    });
+    await checkScreen(p, 'reports');
+
+    const buttons = reportsTable(p).getByRole('button', { name: 'Download Report' });
+    expect(await buttons.count()).toBe(rows.length);
+    await downloadAndCheck(p, buttons.first(), expected[0]!, SCREEN);
+  });
+
+  it('lets the superuser choose between the top-level affiliates with reports', async () => {
+    page = await signedInPage(browser, portal, 'admin');
+    const p = page;
+    const reports = await openReportsTab(p);
+    await expectVisible(p, SCREEN, reportsTable(p), 'the table of reports', 15_000);
+    const selector = p.getByLabel('Affiliate', { exact: true });
+    await step(p, SCREEN, 'the Affiliate selector with the top-level affiliates that have reports, by name, the first chosen', async () => {
+      expect(await selector.locator('option').allTextContents()).toEqual(['Globetrotter Travel', 'Nomad Cover Partners', 'Sunny Trips']);
+      expect(await selector.inputValue()).toBe('AFF-100');
+      expect((await tableRows(p)).map(([period]) => period)).toEqual(expectedRows(reports, 'AFF-100').map(monthOf));
+    });
+    await checkScreen(p, 'reports-superuser');
+
+    await selector.selectOption({ label: 'Sunny Trips' });
+    await step(p, SCREEN, "Sunny Trips' reports after choosing it", async () => {
+      expect(await selector.inputValue()).toBe('AFF-200');
+      const expected = expectedRows(reports, 'AFF-200');
+      await p.waitForFunction(
+        ([first, count]) => {
+          const rows = document.querySelectorAll('table tbody tr');
+          return rows.length === count && rows[0]?.querySelector('td')?.textContent === first;
+        },
+        [expected[0]!.sales.toLocaleString('en-US'), expected.length] as const,
+      );
+      expect((await tableRows(p)).map(([period, sales]) => [period, sales])).toEqual(expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]));
+    });
+  });
+
+  it('shows cards with Sales, Premium, Commission and Connection Fees at 390 px, and downloads from a card', async () => {
+    page = await signedInPage(browser, portal, 'globetrotter', { context: { viewport: { width: 390, height: 844 } } });
+    const p = page;
+    const reports = await openReportsTab(p);
+    const where = `${SCREEN} (390 px)`;
+    const cards = p.getByRole('list', { name: 'Reports' }).getByRole('listitem');
+    await expectVisible(p, where, cards.first(), 'the report cards', 15_000);
+    const expected = expectedRows(reports, 'AFF-100');
+    await step(p, where, 'one card per period with Sales, Premium, Commission, Connection Fees; the table hidden; no sideways scrolling', async () => {
+      expect(await cards.count()).toBe(expected.length);
+      expect(await cards.first().getByRole('heading').textContent()).toBe(monthOf(expected[0]!));
+      const figures = await cards.first().locator('dt').allTextContents();
+      expect(figures).toEqual(['Sales', 'Premium', 'Commission', 'Connection Fees']);
+      const values = await cards.first().locator('dd').allTextContents();
+      expect(values[0]).toBe(expected[0]!.sales.toLocaleString('en-US'));
+      for (const value of values.slice(1)) expect(value).toMatch(MONEY);
+      expect(await p.locator('table').isVisible()).toBe(false);
+      expect(await p.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+    });
+    await downloadAndCheck(p, cards.first().getByRole('button', { name: 'Download Report' }), expected[0]!, where);
+  });
+});
