@@ -1,0 +1,359 @@
+// Drives one generated path of the dashboard's machines (tests/model/dashboard-paths.ts) through
+// the real Sales Dashboard, signed in as the fixture user 'parent' (affiliate P1, with children and
+// platform sales), talking to the reference server in process with sales placed relative to today
+// (tests/utils/dashboard-rows.ts). Each event of the path becomes what the user does:
+//   RANGE.SELECT          chooses the mode's option of 'Date range'
+//   RANGE.CUSTOM_START    fills 'Start date' with the day (selects what it holds and types over
+//   RANGE.CUSTOM_END      it), or clears it for ''; likewise 'End date'
+//   DAY.TOGGLE            clicks a bar of the day (found by its aria-label), or focuses it and
+//                         presses Enter (every other toggle)
+//   DAY.CLEAR             clicks empty chart space
+//   CHART.SELECT          clicks 'Fees Chart' or 'Sales Chart'
+//   AFFILIATE.CHANGED     chooses another option of 'Affiliate' (Child One; back to all affiliates)
+// What the page should show comes from the real dashboard machine, run beside the page and sent
+// the same events (its children are the machines of the three child models; for a child model's
+// path, the child must be in the path's state after each step). Before and after every step the
+// page must show that state: the chosen 'Date range' option and, in custom mode only, the two
+// days; the figures, chart title and requests of the range (payment_events/ and connection_fees/
+// asked with toQuery(dateRange(mode, days)), and only for ranges the path has been in); the
+// Sales Details and Platform Sales headings of the selected day and its pressed bars; the chart
+// shown (its buttons, legend and bar labels), which is the Fees Chart when the range has no
+// platform sales whatever the chart mode.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { DateTime } from 'luxon';
+import { expect } from 'vitest';
+import { createActor, type EventObject } from 'xstate';
+import { Route, Router, Switch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { selectChartMode, type ChartMode } from '../../machines/chart-mode.ts';
+import { dashboardMachine, type DashboardEvent } from '../../machines/dashboard.ts';
+import { selectDateMode, type DateMode } from '../../machines/date-range.ts';
+import { env } from '../../src/config/env.ts';
+import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
+import { dateRange, toQuery } from '../../src/domain/dates.ts';
+import DashboardPage from '../../src/features/dashboard/dashboard-page.tsx';
+import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
+import { daysAgo, expectedFigures, insertConnectionFee, insertSale, type ExpectedFigures } from '../utils/dashboard-rows.ts';
+import { renderWithSession } from '../utils/render-session.tsx';
+import type { MachinePath } from './coverage.ts';
+import { stateLabel } from './paths.ts';
+
+/** How long the page may take to show a state (a server call, the chart's chunk, a re-render). */
+const SCREEN_TIMEOUT_MS = 3_000;
+
+/** The machine whose path runs: one of the three children, or the dashboard that runs them. */
+export type DashboardModelId = 'dateRange' | 'selectedDay' | 'chartMode' | 'dashboard';
+
+const modeLabels: Record<DateMode, string> = {
+  last30: 'Last 30 days',
+  current: 'Current Month',
+  previous: 'Previous Month',
+  custom: 'Custom Date Range',
+};
+
+const chartNames: Record<ChartMode, string> = { fees: 'Fees Chart', sales: 'Sales Chart' };
+const chartSeries: Record<ChartMode, string[]> = {
+  fees: ['Referral Fees', 'Connection Fees'],
+  sales: ['Direct Sales', 'Platform Sales'],
+};
+
+/** What 'parent' sees on /: P1 and its children; fees of P1's children. On /affiliate/C1: C1's events, no fees. */
+const scopes = {
+  all: { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] },
+  C1: { affiliates: ['C1'], connected: [] },
+};
+
+/**
+ * Sales relative to today (as src/features/dashboard/dashboard-page.test.tsx places them): both
+ * sample days of the selected day model (2 and 5 days ago) have direct sales and fees; a platform
+ * sale yesterday; a sale 40 days ago, inside the sample custom range (45 to 35 days ago); and a
+ * direct sale at today's start, which any range with today shows.
+ */
+function addRows(server: TestServer) {
+  const db = server.db;
+  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: 'P1', commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
+  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
+  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
+  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: 'P1', commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
+  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
+  insertSale(db, { id: 1007, created: daysAgo(0, 0), amount: '64.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1007', traveler: ['Fay', 'Ho'] });
+  insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', feePc: '10', feeAmount: null });
+  insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', feePc: null, feeAmount: '2.25' });
+  insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: 'C1', feePc: null, feeAmount: '3.00' });
+}
+
+// --- What the user sees -----------------------------------------------------------------------
+
+const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency });
+const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
+
+/** The stat boxes the figures call for, by the spec's labels. */
+function statBoxes(figures: ExpectedFigures): Record<string, string> {
+  const platform = figures.hasPlatformSales;
+  return {
+    [platform ? 'Number of Direct Sales' : 'Number of Sales']: String(figures.numberOfSales),
+    [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
+    'Referral Fees': money(figures.referralFees),
+    'Connection Fees': money(figures.connectionFees),
+    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
+  };
+}
+
+function shownStats(summary: HTMLElement): Record<string, string> {
+  return Object.fromEntries(
+    within(summary)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
+  );
+}
+
+const localDay = (day: string) => DateTime.fromISO(day).startOf('day');
+/** A bar's label starts with its day on the x axis: '11/5'. */
+const barDay = (day: string) => localDay(day).toFormat('M/d');
+/** Table headings name the day as 'Nov 5, 2026'. */
+const headingDay = (day: string) => localDay(day).setLocale('en-US').toFormat('LLL d, yyyy');
+
+/** The chart's bars: each a toggle button labelled '11/5 Referral Fees $12.34'. */
+const bars = () => [...document.querySelectorAll<SVGRectElement>('rect.chart-bar')];
+const barLabel = (bar: Element) => bar.getAttribute('aria-label') ?? '';
+const barsOf = (day: string) => bars().filter((bar) => barLabel(bar).startsWith(`${barDay(day)} `));
+
+interface Asked {
+  path: 'payment_events' | 'connection_fees';
+  start: string | null;
+  end: string | null;
+}
+const rangeKey = (range: { start: string | null; end: string | null }) => `${range.start} .. ${range.end}`;
+
+// --- The driver -------------------------------------------------------------------------------
+
+export interface DashboardDriver {
+  /** Runs the path's events, checking the page before and after each. */
+  run(path: MachinePath): Promise<void>;
+}
+
+/** The dashboard of 'parent' on / (its routes as src/app/app.tsx has them), for one path of `model`. */
+export async function startDashboardDriver(model: DashboardModelId): Promise<DashboardDriver> {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  addRows(server);
+  const parent = fixtures.users.parent;
+  const pair = await signIn(server, parent.username, parent.password);
+  window.localStorage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: parent.username, ...pair }));
+
+  /** Every range the page asked payment_events/ and connection_fees/ for, in order. */
+  const asked: Asked[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
+    const path = /\/(payment_events|connection_fees)\/$/.exec(url.pathname)?.[1] as Asked['path'] | undefined;
+    if (path) asked.push({ path, start: url.searchParams.get('start'), end: url.searchParams.get('end') });
+    return server.fetch(input, init);
+  };
+
+  /** The real machine, sent each event the user's action stands for: what the page should show. */
+  const expected = createActor(dashboardMachine);
+  /** The ranges of the states the path has been in: the only ones the page may ask for. */
+  const visitedRanges = new Set<string>();
+  const location = memoryLocation({ path: '/', record: true });
+  let user: UserEvent | null = null;
+  let toggles = 0;
+
+  const affiliate = () => (location.history.at(-1) === '/affiliate/C1' ? 'C1' : null);
+
+  function expectedView() {
+    const snapshot = expected.getSnapshot();
+    const { dateRange: rangeActor, selectedDay, chartMode } = snapshot.children;
+    if (!rangeActor || !selectedDay || !chartMode) throw new Error('The dashboard machine runs dateRange, selectedDay and chartMode');
+    const range = rangeActor.getSnapshot();
+    const mode = selectDateMode(range);
+    const { customStart, customEnd } = range.context;
+    const dates = dateRange(mode, { customStart, customEnd });
+    const figures = expectedFigures(server.db, { ...(affiliate() === 'C1' ? scopes.C1 : scopes.all), ...dates });
+    const chart = selectChartMode(chartMode.getSnapshot());
+    return {
+      mode,
+      customStart,
+      customEnd,
+      query: toQuery(dates),
+      chartTitle: dates.start.setLocale('en-US').toFormat('LLLL yyyy'),
+      figures,
+      day: selectedDay.getSnapshot().context.day,
+      // Without platform sales there is no Sales Chart to choose: the Fees Chart shows.
+      shown: figures.hasPlatformSales ? chart : ('fees' as ChartMode),
+      label: `${stateLabel(snapshot)} {dateRange: ${stateLabel(range)}, selectedDay: ${stateLabel(selectedDay.getSnapshot())}, chartMode: ${stateLabel(chartMode.getSnapshot())}}`,
+      children: { dateRange: range, selectedDay: selectedDay.getSnapshot(), chartMode: chartMode.getSnapshot() },
+    };
+  }
+
+  /** Waits until the page shows what the dashboard machine's state calls for. */
+  async function expectPage(when: string) {
+    const view = expectedView();
+    visitedRanges.add(rangeKey(view.query));
+    const check = () => {
+      // The date mode, and the custom days only in custom mode.
+      const select = screen.getByLabelText('Date range');
+      expect(select).toHaveValue(view.mode);
+      expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(modeLabels[view.mode]);
+      if (view.mode === 'custom') {
+        expect(screen.getByLabelText('Start date')).toHaveValue(view.customStart);
+        expect(screen.getByLabelText('End date')).toHaveValue(view.customEnd);
+      } else {
+        expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
+        expect(screen.queryByLabelText('End date')).not.toBeInTheDocument();
+      }
+      expect(screen.getByLabelText('Affiliate')).toHaveValue(affiliate() ?? '');
+
+      // The range's data: asked for, loaded (not the last range's, kept while loading) and shown.
+      const forRange = (path: Asked['path']) => asked.filter((call) => call.path === path).map(rangeKey);
+      expect(forRange('payment_events'), 'payment_events/ asked for the range').toContain(rangeKey(view.query));
+      expect(forRange('connection_fees'), 'connection_fees/ asked for the range').toContain(rangeKey(view.query));
+      for (const call of asked) expect([...visitedRanges], `${call.path}/ asked only for ranges of the path`).toContain(rangeKey(call));
+      const summary = screen.getByRole('region', { name: 'Summary' });
+      expect(summary.closest('.dashboard__content')).toHaveAttribute('aria-busy', 'false');
+      expect(shownStats(summary)).toEqual(statBoxes(view.figures));
+      const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+      expect(headings, 'the chart title').toContain(view.chartTitle);
+
+      // The selected day: the tables' headings and the pressed bars.
+      const dated = (title: string) => (view.day === null ? title : `${title} for ${headingDay(view.day)}`);
+      expect(headings).toEqual(expect.arrayContaining([dated('Sales Details'), dated('Platform Sales')]));
+      expect(headings.filter((heading) => heading.startsWith('Sales Details'))).toEqual([dated('Sales Details')]);
+
+      // The chart shown: its buttons, legend and bars.
+      const name = chartNames[view.shown];
+      const selector = screen.queryByRole('group', { name: 'Chart' });
+      if (view.figures.hasPlatformSales) {
+        if (!selector) throw new Error('No Fees Chart / Sales Chart buttons');
+        const pressed = within(selector)
+          .getAllByRole('button')
+          .map((button) => [button.textContent, button.getAttribute('aria-pressed')]);
+        expect(pressed).toEqual([
+          ['Fees Chart', String(view.shown === 'fees')],
+          ['Sales Chart', String(view.shown === 'sales')],
+        ]);
+      } else {
+        expect(selector, 'no Fees Chart / Sales Chart buttons without platform sales').toBeNull();
+      }
+      const legend = screen.getByRole('list', { name: `${name} series` });
+      expect(within(legend).getAllByRole('listitem').map((item) => item.textContent)).toEqual(chartSeries[view.shown]);
+      expect(screen.getByRole('group', { name: `${name}, ${view.chartTitle}` })).toBeInTheDocument();
+      const labels = bars().map(barLabel);
+      const other = view.shown === 'fees' ? chartSeries.sales : chartSeries.fees;
+      for (const label of labels) {
+        expect(chartSeries[view.shown].some((series) => label.includes(` ${series} `)), label).toBe(true);
+        expect(other.some((series) => label.includes(` ${series} `)), label).toBe(false);
+      }
+      const pressed = bars().filter((bar) => bar.getAttribute('aria-pressed') === 'true');
+      if (view.day === null) {
+        expect(pressed.map(barLabel)).toEqual([]);
+      } else {
+        expect(pressed.length, `bars of ${view.day}`).toBeGreaterThan(0);
+        expect(pressed.map(barLabel)).toEqual(barsOf(view.day).map(barLabel));
+      }
+    };
+    try {
+      await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
+    } catch (failure) {
+      if (failure instanceof Error) failure.message = `${when}, the page does not show ${view.label}: ${failure.message}`;
+      throw failure;
+    }
+  }
+
+  /** Types a day into a date input over what it holds, or clears it. */
+  async function fill(field: string, day: string) {
+    if (!user) throw new Error('The page is not rendered');
+    const input = screen.getByLabelText(field);
+    if (day === '') {
+      await user.clear(input);
+    } else {
+      await user.tripleClick(input);
+      await user.keyboard(day);
+    }
+  }
+
+  /** What the user does for `event`. */
+  async function perform(event: DashboardEvent) {
+    if (!user) throw new Error('The page is not rendered');
+    switch (event.type) {
+      case 'RANGE.SELECT':
+        await user.selectOptions(screen.getByLabelText('Date range'), modeLabels[event.mode]);
+        break;
+      case 'RANGE.CUSTOM_START':
+        await fill('Start date', event.day);
+        break;
+      case 'RANGE.CUSTOM_END':
+        await fill('End date', event.day);
+        break;
+      case 'DAY.TOGGLE': {
+        const bar = barsOf(event.day)[0];
+        if (!bar) throw new Error(`No bar of ${event.day} to toggle`);
+        toggles += 1;
+        if (toggles % 2 === 0) {
+          act(() => bar.focus());
+          await user.keyboard('{Enter}');
+        } else {
+          await user.click(bar);
+        }
+        break;
+      }
+      case 'DAY.CLEAR': {
+        const emptySpace = document.querySelector('rect.chart-empty-space');
+        if (!emptySpace) throw new Error('No empty chart space');
+        await user.click(emptySpace);
+        break;
+      }
+      case 'CHART.SELECT':
+        if (event.mode === 'fees' || event.mode === 'sales') {
+          await user.click(screen.getByRole('button', { name: chartNames[event.mode] }));
+        }
+        // Any other mode has no control on the page: the user cannot send it. The machine-level
+        // test (machines/dashboard.test.ts) checks that the machine ignores it; here nothing is
+        // done, and the page must still show the same state.
+        break;
+      case 'AFFILIATE.CHANGED':
+        await user.selectOptions(screen.getByLabelText('Affiliate'), affiliate() === null ? 'Child One' : 'All affiliates');
+        break;
+    }
+  }
+
+  return {
+    async run(path) {
+      const rendered = renderWithSession(
+        <Router hook={location.hook}>
+          <Switch>
+            <Route path="/">
+              <DashboardPage affiliateId={null} />
+            </Route>
+            <Route path="/affiliate/:affiliateId">{(params) => <DashboardPage affiliateId={params.affiliateId} />}</Route>
+          </Switch>
+        </Router>,
+        { server: { ...server, fetch } },
+      );
+      user = rendered.user;
+      expected.start();
+      try {
+        await expectPage('At first');
+        for (const [index, { event, state }] of path.steps.entries()) {
+          if (index === 0) continue;
+          await perform(event as DashboardEvent);
+          expected.send(event as DashboardEvent);
+          if (model !== 'dashboard') {
+            // The child in the dashboard is where the child's own path says.
+            const child = expectedView().children[model];
+            expect(child.value, `${model} after step ${index}`).toEqual(state.value);
+            expect(child.context, `${model} after step ${index}`).toEqual(state.context);
+          }
+          await expectPage(`After step ${index} (${event.type}${payloadOf(event)})`);
+        }
+      } finally {
+        expected.stop();
+      }
+    },
+  };
+}
+
+const payloadOf = (event: EventObject) => {
+  const payload = Object.entries(event).filter(([key]) => key !== 'type');
+  return payload.length === 0 ? '' : ` ${payload.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(', ')}`;
+};

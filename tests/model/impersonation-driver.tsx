@@ -1,0 +1,190 @@
+// Drives one generated path of the impersonation machine (tests/model/impersonation-paths.ts)
+// through the real header and Sales Dashboard, signed in as the fixture superuser 'admin' (no
+// affiliate of its own), talking to the reference server in process. The path starts on
+// /affiliate/T2 (an affiliate of the superuser's own view that is in neither affiliate's view).
+// Each event of the path becomes what the user does:
+//   IMPERSONATION.SELECT P1 / C1   chooses the affiliate's name in 'View as Affiliate'
+//   IMPERSONATION.SELECT ''        chooses 'Own view (all affiliates)' there, or presses
+//                                  'Stop viewing as {name}' (the `ownView` option says which)
+//   IMPERSONATION.CLEAR            presses Logout: the session ends viewing as the affiliate
+// Before and after every step the page must show the step's state:
+//   none       no 'Viewing as' line; 'View as Affiliate' on its own view; the dashboard of the
+//              superuser's own view (every affiliate in its 'Affiliate' selector) whose calls
+//              carry no impersonate_affiliate; after Logout, the login form and neither
+//   selected   'View as Affiliate' on the affiliate; 'Viewing as {name}' with its Stop button;
+//              the location /; the heading '{name} Sales Dashboard'; the 'Affiliate' selector
+//              with the affiliate's own view (P1 and its children; none for C1, alone); every
+//              dashboard call since the step carrying impersonate_affiliate={id}
+// The session's own impersonation actor must be in the step's state too.
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { expect } from 'vitest';
+import type { EventObject } from 'xstate';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { ImpersonationEvent } from '../../machines/impersonation.ts';
+import { AppRoutes } from '../../src/app/app.tsx';
+import { SiteHeader } from '../../src/app/layout/site-header.tsx';
+import type { Session } from '../../src/app/session.ts';
+import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
+import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
+import { renderWithSession } from '../utils/render-session.tsx';
+import type { MachinePath } from './coverage.ts';
+import { stateLabel } from './paths.ts';
+
+/** How long the page may take to show a state (a server call, a lazy chunk, a re-render). */
+const SCREEN_TIMEOUT_MS = 3_000;
+
+/** How the user goes back to the own view: the selector's first option, or the Stop button. */
+export type OwnViewControl = 'option' | 'stop';
+export const ownViewControls: readonly OwnViewControl[] = ['option', 'stop'];
+
+const START_PATH = '/affiliate/T2';
+const OWN_VIEW_OPTION = 'Own view (all affiliates)';
+const DASHBOARD_CALLS = ['affiliates', 'payment_events', 'connection_fees'] as const;
+
+interface Call {
+  path: string;
+  impersonate: string | null;
+}
+
+/** The affiliates each view shows in the dashboard's 'Affiliate' selector (by id). */
+const viewOf: Record<string, string[]> = {
+  own: ['C1', 'C2', 'P1', 'T2'],
+  P1: ['C1', 'C2', 'P1'],
+  C1: ['C1'],
+};
+
+export interface ImpersonationDriver {
+  /** Runs the path's events, checking the page before and after each. */
+  run(path: MachinePath): Promise<void>;
+}
+
+export async function startImpersonationDriver({ ownView = 'option' }: { ownView?: OwnViewControl } = {}): Promise<ImpersonationDriver> {
+  const server: TestServer = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const admin = fixtures.users.admin;
+  const pair = await signIn(server, admin.username, admin.password);
+  window.localStorage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: admin.username, ...pair }));
+  const names = Object.fromEntries(
+    (server.db.prepare('SELECT affiliate_id AS id, name FROM affiliates').all() as { id: string; name: string }[]).map(({ id, name }) => [id, name]),
+  );
+  const nameOf = (id: string) => names[id] ?? id;
+
+  /** Every API call the page made, in order. */
+  const calls: Call[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
+    calls.push({ path: url.pathname.replace(/^\/api\/v2\//, ''), impersonate: url.searchParams.get('impersonate_affiliate') });
+    return server.fetch(input, init);
+  };
+
+  const location = memoryLocation({ path: START_PATH, record: true });
+  let user: UserEvent | null = null;
+  let session: Session | null = null;
+  /** The views (an affiliate viewed as, or null: the own view) whose dashboard the page showed. */
+  const seenViews = new Set<string | null>();
+
+  const dashboardCallsSince = (from: number) => calls.slice(from).filter((call) => DASHBOARD_CALLS.some((path) => call.path === `${path}/`));
+
+  /** Waits until the page shows `state`, reached by `event`; `from` is where the step's calls start. */
+  async function expectPage(state: MachinePath['state'], event: EventObject, from: number, when: string) {
+    const affiliateId = (state.context as { affiliateId: string | null }).affiliateId;
+    const loggedOut = event.type === 'IMPERSONATION.CLEAR';
+    const check = () => {
+      expect(session?.impersonation.getSnapshot().value, "the session's impersonation").toEqual(state.value);
+      expect(session?.impersonation.getSnapshot().context.affiliateId, "the session's impersonation").toBe(affiliateId);
+      if (affiliateId === null) expect(screen.queryByText(/^Viewing as /), "no 'Viewing as' line").not.toBeInTheDocument();
+      else expect(screen.getByText(`Viewing as ${nameOf(affiliateId)}`)).toBeInTheDocument();
+      if (loggedOut) {
+        expect(screen.getByLabelText('Email or Username')).toBeInTheDocument();
+        expect(screen.queryByLabelText('View as Affiliate')).not.toBeInTheDocument();
+        expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+        return;
+      }
+      const viewAs = screen.getByLabelText('View as Affiliate');
+      expect(viewAs).toBeEnabled();
+      expect(viewAs).toHaveValue(affiliateId ?? '');
+      expect(within(viewAs).getByRole('option', { selected: true })).toHaveTextContent(affiliateId ? nameOf(affiliateId) : OWN_VIEW_OPTION);
+
+      const path = location.history.at(-1);
+      const routeAffiliate = path?.startsWith('/affiliate/') ? path.slice('/affiliate/'.length) : null;
+      if (affiliateId !== null) {
+        expect(screen.getByRole('button', { name: `Stop viewing as ${nameOf(affiliateId)}` })).toBeInTheDocument();
+        expect(path, 'a chosen affiliate starts at its dashboard').toBe('/');
+      } else {
+        expect(screen.queryByRole('button', { name: /^Stop viewing as / })).not.toBeInTheDocument();
+      }
+      const headingAffiliate = routeAffiliate ?? affiliateId;
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+        headingAffiliate ? `${nameOf(headingAffiliate)} Sales Dashboard` : 'Sales Dashboard',
+      );
+      const view = viewOf[affiliateId ?? 'own'] ?? [];
+      if (view.length > 1) {
+        const options = within(screen.getByLabelText('Affiliate')).getAllByRole('option').map((option) => option.textContent);
+        expect(options, "the dashboard's affiliates").toEqual(['All affiliates', ...view.map(nameOf).sort((a, b) => a.localeCompare(b))]);
+      } else {
+        expect(screen.queryByLabelText('Affiliate'), "no 'Affiliate' selector with one affiliate").not.toBeInTheDocument();
+      }
+      expect(screen.getByRole('region', { name: 'Summary' }).closest('.dashboard__content')).toHaveAttribute('aria-busy', 'false');
+      // A view seen before in the path is cached (spec section 9: fresh for 5 minutes).
+      const made = dashboardCallsSince(from);
+      if (!seenViews.has(affiliateId)) expect(made.map((call) => call.path), "the dashboard's calls of a new view").toContain('payment_events/');
+      for (const call of made) expect(call, 'impersonate_affiliate on each dashboard call').toEqual({ path: call.path, impersonate: affiliateId });
+    };
+    try {
+      await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
+      if (!loggedOut) seenViews.add(affiliateId);
+    } catch (failure) {
+      if (failure instanceof Error) failure.message = `${when}, the page does not show ${stateLabel(state)}: ${failure.message}`;
+      throw failure;
+    }
+  }
+
+  /** What the user does for `event`; `current` is the affiliate viewed as before it. */
+  async function perform(event: ImpersonationEvent, current: string | null) {
+    if (!user) throw new Error('The page is not rendered');
+    switch (event.type) {
+      case 'IMPERSONATION.SELECT':
+        if (event.affiliateId !== '') {
+          await user.selectOptions(screen.getByLabelText('View as Affiliate'), nameOf(event.affiliateId));
+        } else if (ownView === 'stop' && current !== null) {
+          await user.click(screen.getByRole('button', { name: `Stop viewing as ${nameOf(current)}` }));
+        } else {
+          await user.selectOptions(screen.getByLabelText('View as Affiliate'), OWN_VIEW_OPTION);
+        }
+        break;
+      case 'IMPERSONATION.CLEAR':
+        await user.click(screen.getByRole('button', { name: 'Logout' }));
+        break;
+    }
+  }
+
+  return {
+    async run(path) {
+      const rendered = renderWithSession(
+        <Router hook={location.hook}>
+          <SiteHeader />
+          <AppRoutes />
+        </Router>,
+        { server: { ...server, fetch } },
+      );
+      user = rendered.user;
+      session = rendered.session;
+      const [first, ...steps] = path.steps;
+      if (!first) throw new Error('A path starts with its initial state');
+      await expectPage(first.state, first.event, 0, 'At first');
+      for (const [index, { event, state }] of steps.entries()) {
+        const before = (path.steps[index]?.state.context as { affiliateId: string | null }).affiliateId;
+        const from = calls.length;
+        await perform(event as ImpersonationEvent, before);
+        await expectPage(state, event, from, `After step ${index + 1} (${event.type}${payloadOf(event)})`);
+      }
+    },
+  };
+}
+
+const payloadOf = (event: EventObject) => {
+  const payload = Object.entries(event).filter(([key]) => key !== 'type');
+  return payload.length === 0 ? '' : ` ${payload.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(', ')}`;
+};
