@@ -134,6 +134,31 @@ describe('refreshing with another tab open', () => {
   });
 });
 
+describe('signing out while a refresh is on its way', () => {
+  it('keeps the session ended: the late answer is not stored, in this tab or for the others', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { server, calls, session } = await signedInWorld(async (path, response) => {
+      if (path === 'token/refresh/') await held;
+      return response;
+    });
+    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000);
+
+    session.auth.send({ type: 'REFRESH.REQUEST' });
+    await vi.waitFor(() => expect(calls.map((call) => call.path)).toContain('token/refresh/'));
+    session.auth.send({ type: 'LOGOUT' });
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    release();
+    await held;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+  });
+});
+
 describe('another tab', () => {
   it('logs this tab out when it clears auth_token', async () => {
     const { session, track } = await signedInWorld();

@@ -76,6 +76,13 @@ export function createSession(options: SessionOptions): Session {
         return { access: stored.access, refresh: stored.refresh };
       }
       const answer = await authApi.refresh(refresh);
+      // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the
+      // answer must not bring the old session back. A session another tab stored is taken.
+      const now = options.storage.read();
+      if (!auth.getSnapshot().matches('authenticated') || now?.refresh !== stored?.refresh) {
+        if (now && gateFor(now) === 'app') return { access: now.access, refresh: now.refresh };
+        throw new Error('Signed out during the token refresh');
+      }
       const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
       options.storage.write({ username, access: answer.access, refresh: answer.refresh ?? refresh });
       return answer;
