@@ -295,6 +295,44 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
   });
 
+  it("clears the selected day when the route's affiliate changes from outside the dashboard (a tab, the browser's history)", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server, '/affiliate/C1');
+    await waitForData();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+
+    // The Dashboard tab (or Back) goes to / without the dashboard's selector.
+    act(() => location.navigate('/'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /^Sales Details for/ })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { pressed: true }).filter((button) => button.matches('.chart-bar'))).toEqual([]);
+  });
+
+  it('shows neither the selected day nor the figures of the own view once the superuser views the portal as an affiliate', async () => {
+    const server = await signedIn('admin');
+    const steer = steerableServer(server);
+    const { user, session } = renderDashboard(steer.server);
+    await waitForData();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+
+    const release = steer.hold('payment_events/');
+    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+    expect(screen.queryByRole('region', { name: 'Summary' })).not.toBeInTheDocument();
+    release();
+    await waitForData();
+    expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })));
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
+  });
+
   it('names no affiliate for a superuser in the own view', async () => {
     const server = await signedIn('admin');
     renderDashboard(server);
@@ -335,6 +373,30 @@ describe('Sales Dashboard', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
     expect(screen.getByLabelText('Date range')).toBeInTheDocument();
+  });
+
+  it('shows the first failure among affiliates, payment events and fees: a later one waits while the first is retried', async () => {
+    const server = await signedIn('parent');
+    const steer = steerableServer(server);
+    steer.failNext('affiliates/', { status: 500, times: MAX_RETRIES + 1 });
+    steer.failNext('payment_events/', { status: 403 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    renderDashboard(steer.server);
+    await act(settle);
+
+    // payment_events/ is refused for good (403), but affiliates/ comes first and is still being retried.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(retryDelay(1) + retryDelay(2) + 10);
+      await settle();
+    });
+    expect(screen.getByRole('alert')).toBeEmptyDOMElement();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(retryDelay(3) + 10);
+      await settle();
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error');
   });
 
   it('shows the forbidden text when the API refuses with 403, without retrying', async () => {

@@ -3,7 +3,7 @@
 // holds for the machine's range, derived by deriveDashboard; it sends what the user does and
 // does no arithmetic. While another range loads, the last dashboard stays on screen.
 import { useMachine, useSelector } from '@xstate/react';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { useLocation } from 'wouter';
 import { selectChartMode } from '../../../machines/chart-mode.ts';
@@ -49,6 +49,18 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const range = useMemo(() => dateRange(mode, { customStart, customEnd }), [mode, customStart, customEnd]);
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
+
+  // "The filter is also cleared when the date range or affiliate changes": the affiliate is the
+  // route's (chosen here, by a tab, the browser's history or a link) within the view of the
+  // affiliate viewed as; the router and the header are outside the machine, so the machine is
+  // told here when they change it.
+  const view = `${scope.impersonated ?? ''}/${affiliateId ?? ''}`;
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    send({ type: 'AFFILIATE.CHANGED' });
+  }, [view, send]);
   const affiliates = useAffiliates(scope);
   const events = usePaymentEvents(scope, query);
   const fees = useConnectionFees(scope, query);
@@ -67,24 +79,24 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
     }
   }, [affiliates.data, events.data, fees.data, affiliateId, range, selectedDay]);
 
-  // The last dashboard, shown while the data of another range or view loads.
+  // The last dashboard of the same affiliate viewed as, shown while another range loads; another
+  // affiliate's figures never stand under this one's heading.
   const current = derived?.dashboard ?? null;
-  const [previous, setPrevious] = useState<Dashboard | null>(null);
-  if (current !== null && current !== previous) setPrevious(current);
-  const dashboard = current ?? previous;
+  const [previous, setPrevious] = useState<{ dashboard: Dashboard; impersonated: string | null } | null>(null);
+  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, impersonated: scope.impersonated });
+  const dashboard = current ?? (previous?.impersonated === scope.impersonated ? previous.dashboard : null);
 
   // "The dashboard shows the first error message among affiliates, payment events and fees",
-  // once no retry is coming.
+  // once no retry is coming for it: while the first failure is retried, the page waits.
   const isFinal = useIsFinalError();
-  const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined && isFinal(error));
-  const message = failure ? errorText(failure) : (derived?.error ?? null);
+  const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
+  const message = failure !== undefined ? (isFinal(failure) ? errorText(failure) : null) : (derived?.error ?? null);
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
   const showAffiliates = (affiliates.data?.length ?? 0) > 1;
 
   const chooseAffiliate = (id: string | null) => {
-    send({ type: 'AFFILIATE.CHANGED' });
     navigate(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`);
   };
 
