@@ -1,7 +1,8 @@
 // The application: the session, the routes (decisions.md section 1) and the shared layout.
 // Gated routes show the login gate in place until the session is complete, then the route.
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
@@ -21,13 +22,23 @@ function PageLoading() {
   );
 }
 
+/** A page's lazy code and its view: a failure of either shows on the page, never a blank app. */
+function Page({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  return (
+    <ErrorBoundary what="This page" resetKey={location}>
+      <Suspense fallback={<PageLoading />}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
 /** A logged-in page: behind the gate, with the tab bar. */
 function Gated({ children }: { children: ReactNode }) {
   return (
     <AuthGate>
       <TabBar />
       <div className="container page">
-        <Suspense fallback={<PageLoading />}>{children}</Suspense>
+        <Page>{children}</Page>
       </div>
     </AuthGate>
   );
@@ -38,9 +49,9 @@ export function AppRoutes() {
     <Switch>
       <Route path="/invite/:inviteId">
         {(params) => (
-          <Suspense fallback={<PageLoading />}>
+          <Page>
             <InvitePage inviteId={params.inviteId} />
-          </Suspense>
+          </Page>
         )}
       </Route>
       <Route path="/login">

@@ -364,6 +364,19 @@ describe('the Sales Dashboard', () => {
     });
   });
 
+  it("keeps the figures, tables and header when the chart's code fails to load, and says so", async () => {
+    const p = await openDashboard();
+    await dashboardShown(p);
+    // As after a redeploy or a dropped connection: the chart's chunk cannot be fetched.
+    await p.context().route(/\/assets\/daily-chart-[^/]+\.js$/, (route) => route.abort('failed'));
+    await p.reload();
+    await dashboardShown(p);
+    await expectVisible(p, SCREEN, p.getByRole('alert').filter({ hasText: 'The chart could not be shown: ' }), "the chart's error line");
+    await expectVisible(p, SCREEN, p.getByRole('button', { name: 'Reload', exact: true }), 'the Reload button');
+    await expectVisible(p, SCREEN, p.getByRole('table', { name: 'Sales Details' }), 'the Sales Details table');
+    await expectVisible(p, SCREEN, p.getByRole('button', { name: 'Logout' }), 'Logout in the header');
+  });
+
   it('hides the detail tables at 390 px and never scrolls sideways', async () => {
     const p = await openDashboard({ width: 390 });
     await dashboardShown(p);

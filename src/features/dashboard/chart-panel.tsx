@@ -5,6 +5,7 @@
 // summary and tables do not wait for it, and /login never downloads it.
 import { lazy, Suspense, useId, useMemo } from 'react';
 import type { ChartMode } from '../../../machines/chart-mode.ts';
+import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { feesChartModel, salesChartModel } from './chart-series.ts';
 const DailyChart = lazy(() => import('./daily-chart.tsx'));
@@ -65,22 +66,24 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
           </li>
         ))}
       </ul>
-      <Suspense
-        fallback={
-          <p role="status" className="chart-panel__loading">
-            Loading chart...
-          </p>
-        }
-      >
-        <DailyChart
-          model={model}
-          selectedDay={selectedDay}
-          currency={currency}
-          label={`${name}, ${dashboard.chartTitle}`}
-          onToggleDay={onToggleDay}
-          onClearDay={onClearDay}
-        />
-      </Suspense>
+      <ErrorBoundary what="The chart">
+        <Suspense
+          fallback={
+            <p role="status" className="chart-panel__loading">
+              Loading chart...
+            </p>
+          }
+        >
+          <DailyChart
+            model={model}
+            selectedDay={selectedDay}
+            currency={currency}
+            label={`${name}, ${dashboard.chartTitle}`}
+            onToggleDay={onToggleDay}
+            onClearDay={onClearDay}
+          />
+        </Suspense>
+      </ErrorBoundary>
     </section>
   );
 }
