@@ -153,6 +153,22 @@ describe('the dataLayer', () => {
     expect(tracked).toEqual([{ event: 'login_2fa_success', method: 'email' }, { user_id: '7' }]);
   });
 
+  it("stores the username the verified token names (spec section 7: 'username derived from the token'), not what was typed", async () => {
+    // Signed in with the e-mail address: the partial record holds what was typed.
+    const typed = { ...tokens.partialEmail(), username: 'parent@fixtures.example' };
+    const verified = verifiedPair('email');
+    const { actor, saved, until } = start(typed, {
+      sendLoginEmail: fromPromise(() => Promise.resolve()),
+      verifyEmailCode: fromPromise(() => Promise.resolve(verified)),
+    });
+    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+
+    actor.send({ type: 'CODE.VERIFY', code: '123456' });
+    await until((s) => s.matches('authenticated'));
+
+    expect(saved).toEqual([{ username: 'parent', ...verified }]);
+  });
+
   it('records the user_id when a stored verified session is restored', () => {
     const { tracked } = start(tokens.verified());
 
@@ -287,14 +303,15 @@ describe('a verified session', () => {
     expect(saved).toEqual([]);
   });
 
-  it('shows the refresh failure on the login form when SESSION.EXPIRED says why', () => {
-    const { actor, saved } = start(tokens.verified());
+  it('shows the refresh failure on the login form when SESSION.EXPIRED says why, and clears the user_id', () => {
+    const { actor, saved, tracked } = start(tokens.verified());
 
     actor.send({ type: 'SESSION.EXPIRED', message: 'Token refresh failed: 500' });
 
     expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
     expect(actor.getSnapshot().context.error).toBe('Token refresh failed: 500');
     expect(saved).toEqual([null]);
+    expect(tracked).toEqual([{ user_id: '7' }, { user_id: null }]);
   });
 
   it('ends when its refresh fails with a 500, with that text', async () => {

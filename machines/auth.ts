@@ -121,8 +121,9 @@ export const authMachine = setup({
       token: (_, output: TokenPair & { username: string }) => output,
       error: null,
     }),
+    /** Spec section 7: after token/verify/ (and setup confirmation) the username is the token's. */
     storeVerified: assign({
-      token: ({ context }, output: TokenPair) => ({ username: context.token?.username ?? '', ...output }),
+      token: ({ context }, output: TokenPair) => ({ username: readClaims(output.access)?.username ?? context.token?.username ?? '', ...output }),
       error: null,
     }),
     storeRefreshed: assign({
@@ -504,7 +505,12 @@ export const authMachine = setup({
         'TOKEN.REFRESHED': { target: '.active', actions: ['storeRefreshed', 'persistToken'] },
         'SESSION.EXPIRED': {
           target: 'signedOut',
-          actions: ['clearSession', 'persistToken', { type: 'setError', params: ({ event }) => event.message }],
+          actions: [
+            'clearSession',
+            'persistToken',
+            { type: 'setError', params: ({ event }) => event.message },
+            { type: 'track', params: { user_id: null } },
+          ],
         },
         'STORAGE.CHANGED': [
           {

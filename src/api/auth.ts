@@ -1,5 +1,6 @@
 // The sign-in calls of spec section 7, each turning failures into its own text of spec section 8.
 import type * as z from 'zod/mini';
+import { readClaims } from '../domain/auth-token.ts';
 import { ApiError, messages, type ApiClient, type RequestOptions } from './client.ts';
 import {
   emailSetupSchema,
@@ -35,6 +36,26 @@ async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promise<T> {
 
 const fixed = (text: string) => () => text;
 const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
+/** The status of a failed HTTP answer; null for a network fault or an answer of the wrong shape. */
+const failedStatus = (error: unknown) => (error instanceof ApiError && error.kind === 'http' ? error.status : null);
+/** 'HTTP Error: {status}' for a failed answer, else the call's default text (spec section 8). */
+const httpStatusOr = (text: string) => (error: unknown) => {
+  const status = failedStatus(error);
+  return status === null ? text : messages.httpStatus(status);
+};
+
+/**
+ * The gate reads the stored access token (spec section 4): an answer whose token it cannot read,
+ * or whose token a verification should have verified and has not, is not a sign-in.
+ */
+function readableToken<T extends { access: string }>(path: string, verified: boolean) {
+  return (pair: T): T => {
+    const claims = readClaims(pair.access);
+    if (!claims) throw new ApiError(messages.invalidResponse(path, 'access: not a token the portal can read'), 'schema', 200);
+    if (verified && claims.is_2fa_verified !== true) throw new ApiError(messages.invalidResponse(path, 'access: not 2FA-verified'), 'schema', 200);
+    return pair;
+  };
+}
 
 export function createAuthApi(client: ApiClient) {
   const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
@@ -42,65 +63,71 @@ export function createAuthApi(client: ApiClient) {
 
   return {
     /** POST token/: a partial (not yet 2FA-verified) token pair. */
-    async login(username: string, password: string): Promise<TokenPair & { username: string }> {
-      const answer = await withTexts(
-        post('token/', { auth: false, body: { username, password }, schema: loginResponseSchema }),
-        { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) },
+    login(username: string, password: string): Promise<TokenPair & { username: string }> {
+      const pair = post('token/', { auth: false, body: { username, password }, schema: loginResponseSchema }).then((answer) =>
+        readableToken<TokenPair & { username: string }>('token/', false)(
+          'tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username },
+        ),
       );
-      return 'tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username };
+      return withTexts(pair, { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) });
     },
 
     /** POST token/refresh/: 401 ends the session; other failures say 'Token refresh failed: {status}'. */
     refresh(refresh: string): Promise<RefreshResponse> {
       return withTexts(post('token/refresh/', { auth: false, body: { refresh }, schema: refreshResponseSchema }), {
         rejected: (error) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0)),
-        failed: (error) => (error instanceof ApiError && error.status !== null ? messages.refresh(error.status) : messages.network),
+        failed: (error) => {
+          const status = failedStatus(error);
+          if (status !== null) return messages.refresh(status);
+          return error instanceof ApiError && error.kind === 'schema' ? error.message : messages.network;
+        },
       });
     },
 
     setupTotp(): Promise<TotpSetup> {
       return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), {
         rejected: httpStatus,
-        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.totpSetup),
+        failed: httpStatusOr(messages.totpSetup),
       });
     },
 
     confirmTotp(token: string, deviceId: string): Promise<TokenPair> {
-      return withTexts(post('2fa/totp/confirm/', { body: { token, device_id: deviceId }, schema: tokenPairSchema }), {
+      const path = '2fa/totp/confirm/';
+      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
         rejected: httpStatus,
-        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.totpConfirm),
+        failed: httpStatusOr(messages.totpConfirm),
       });
     },
 
     setupEmail(): Promise<EmailSetup> {
       return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), {
         rejected: httpStatus,
-        failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.emailSetup),
+        failed: httpStatusOr(messages.emailSetup),
       });
     },
 
     confirmEmailSetup(token: string, deviceId: string): Promise<TokenPair> {
-      return withTexts(
-        post('2fa/email/confirm_setup/', { body: { token, device_id: deviceId }, schema: tokenPairSchema }),
-        {
-          rejected: httpStatus,
-          failed: (error) => (error instanceof ApiError && error.status !== null ? httpStatus(error) : messages.emailConfirm),
-        },
-      );
+      const path = '2fa/email/confirm_setup/';
+      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
+        rejected: httpStatus,
+        failed: httpStatusOr(messages.emailConfirm),
+      });
     },
 
     /** POST token/send-email/: the sign-in code e-mail (also Resend). */
     async sendLoginEmail(): Promise<void> {
       await withTexts(post('token/send-email/', {}), {
         rejected: (error) => messages.sendEmail.status(error.status ?? 0),
-        failed: (error) =>
-          error instanceof ApiError && error.status !== null ? messages.sendEmail.status(error.status) : messages.sendEmail.failed,
+        failed: (error) => {
+          const status = failedStatus(error);
+          return status === null ? messages.sendEmail.failed : messages.sendEmail.status(status);
+        },
       });
     },
 
     /** POST token/verify/ with a TOTP code: a verified token pair. */
     verifyTotp(code: string): Promise<TokenPair> {
-      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }), {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
         rejected: fixed(messages.totpCode.rejected),
         failed: fixed(messages.totpCode.failed),
       });
@@ -108,7 +135,7 @@ export function createAuthApi(client: ApiClient) {
 
     /** POST token/verify/ with an e-mailed code: a verified token pair. */
     verifyEmailCode(code: string): Promise<TokenPair> {
-      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }), {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
         rejected: fixed(messages.emailCode.rejected),
         failed: fixed(messages.emailCode.failed),
       });

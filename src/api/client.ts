@@ -114,7 +114,7 @@ export function createApiClient(options: ApiClientOptions) {
   ): Promise<Response> {
     const attempt = async (token: string | null | undefined) => {
       const headers = new Headers(init.headers);
-      headers.set('Accept', 'application/json');
+      if (!headers.has('Accept')) headers.set('Accept', 'application/json');
       if (auth && token) headers.set('Authorization', `Bearer ${token}`);
       try {
         return await doFetch(url(path, query, auth && impersonate), { ...init, headers });
@@ -168,7 +168,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   /** A file download through the same authentication. */
   async function blob(path: string, request: { signal?: AbortSignal } = {}): Promise<Blob> {
-    const response = await send(path, { method: 'GET', signal: request.signal }, {}, true);
+    // Any type: a file is not JSON (a DRF back end answers 406 to a download that asks for JSON).
+    const response = await send(path, { method: 'GET', signal: request.signal, headers: { Accept: '*/*' } }, {}, true);
     if (!response.ok) throw await failure(response);
     return response.blob();
   }
