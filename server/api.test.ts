@@ -406,7 +406,9 @@ describe('POST token/verify/', () => {
   });
 
   it('answers 400 for an account without two-factor authentication', async () => {
-    expectDetail(await post('token/verify/', { token: '123456' }, (await passwordPair('fresh')).access), 400);
+    expectFieldErrors(await post('token/verify/', { token: '123456' }, (await passwordPair('fresh')).access), {
+      non_field_errors: ['Two-factor authentication is not configured for this account.'],
+    });
   });
 
   it('needs a token', async () => {
@@ -442,8 +444,9 @@ describe('POST token/send-email/', () => {
   });
 
   it('answers 400 for a TOTP user and for an account with nothing to send', async () => {
-    expectDetail(await post('token/send-email/', undefined, (await passwordPair('parent')).access), 400);
-    expectDetail(await post('token/send-email/', undefined, (await passwordPair('fresh')).access), 400);
+    const notConfigured = { non_field_errors: ['E-mail two-factor authentication is not configured for this account.'] };
+    expectFieldErrors(await post('token/send-email/', undefined, (await passwordPair('parent')).access), notConfigured);
+    expectFieldErrors(await post('token/send-email/', undefined, (await passwordPair('fresh')).access), notConfigured);
     expect(server.outbox()).toHaveLength(0);
   });
 
@@ -1086,6 +1089,25 @@ describe('garbage in query strings and paths', () => {
       const body: unknown = await response.json();
       if (response.status !== 200) expect(() => errorBodySchema.parse(body), path.slice(0, 80)).not.toThrow();
     }
+  });
+});
+
+describe('unknown paths and methods', () => {
+  it('answers a path the API does not have with 404', async () => {
+    expectDetail(await get('no_such_endpoint/'), 404, 'Not found.');
+    expectDetail(await get('token/extra/'), 404, 'Not found.');
+  });
+
+  it('answers a known path asked with another method with 405 and the allowed methods, as DRF does', async () => {
+    const { access } = await verifiedPair('parent');
+    const wrongGet = await server.fetch(`${API}/token/`);
+    expect(wrongGet.status).toBe(405);
+    expect(wrongGet.headers.get('Allow')).toBe('POST, OPTIONS');
+    expect(await wrongGet.json()).toEqual({ detail: 'Method "GET" not allowed.' });
+    expectDetail(await post('affiliates/', {}, access), 405, 'Method "POST" not allowed.');
+    const wrongDelete = await server.fetch(`${API}/reports/affiliate/1/download/`, { method: 'DELETE', headers: { Authorization: `Bearer ${access}` } });
+    expect(wrongDelete.status).toBe(405);
+    expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
   });
 });
 

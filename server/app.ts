@@ -59,8 +59,18 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
   api.route('/', affiliateRoutes(context));
   api.route('/', salesRoutes(context));
   api.route('/', reportRoutes(context));
-  // A catch-all route, not api.notFound(): app.route() copies only the sub-app's routes.
-  api.all('*', (c) => c.json({ detail: messages.notFound }, 404));
+  // A catch-all route, not api.notFound(): app.route() copies only the sub-app's routes. A known
+  // path asked with another method is a 405 naming the allowed ones, as DRF answers it.
+  const known = api.routes
+    .filter((route) => route.method !== 'ALL')
+    .map((route) => ({ method: route.method, pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`) }));
+  api.all('*', (c) => {
+    const path = c.req.path.slice(API_BASE.length);
+    const allowed = [...new Set(known.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+    if (allowed.length === 0) return c.json({ detail: messages.notFound }, 404);
+    c.header('Allow', [...allowed, 'OPTIONS'].join(', '));
+    return c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405);
+  });
 
   const app = new Hono<AppEnv>();
   app.route(API_BASE, api);

@@ -53,7 +53,7 @@ export function tokenRoutes(ctx: ServerContext) {
             "SELECT id FROM devices WHERE user_id = ? AND kind = 'email' AND confirmed_at IS NULL ORDER BY created_at DESC, rowid DESC LIMIT 1",
           )
           .get(user.id);
-    if (!pending) throw detail(400, 'E-mail two-factor authentication is not configured for this account.');
+    if (!pending) throw fieldErrors({ non_field_errors: ['E-mail two-factor authentication is not configured for this account.'] });
     sendEmailCode(ctx, user, 'setup', pending.id);
     return c.json({ detail: 'Verification code sent.' });
   });
@@ -73,7 +73,7 @@ export function tokenRoutes(ctx: ServerContext) {
     } else if (user.twofa_method === 'email') {
       accepted = redeemEmailCode(ctx, user, 'login', token, null);
     } else {
-      throw detail(400, 'Two-factor authentication is not configured for this account.');
+      throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });
     }
     if (!accepted) {
       ctx.throttle.fail(key);
