@@ -91,7 +91,8 @@ export interface Dashboard {
   chartTitle: string;
   feesChart: FeesDaySlot[];
   salesChart: SalesDaySlot[];
-  salesDetails: { heading: string; rows: SalesDetailsRow[] };
+  /** `truncated`: more rows than the 20 shown (no day selected). */
+  salesDetails: { heading: string; rows: SalesDetailsRow[]; truncated: boolean };
   platformSalesTable: { heading: string; rows: PlatformSalesRow[] };
   /** `hasItems`: "shown only when fee items exist" (in the range, whatever the selected day). */
   connectionFeeTable: { heading: string; rows: ConnectionFeeRow[]; hasItems: boolean };

@@ -177,6 +177,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
     salesDetails: {
       heading: tableHeading('Sales Details', heading),
       rows: selected === null ? detailRows.slice(0, SALES_DETAILS_LIMIT) : detailRows,
+      truncated: selected === null && detailRows.length > SALES_DETAILS_LIMIT,
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),

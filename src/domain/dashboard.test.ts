@@ -172,6 +172,7 @@ describe('deriveDashboard: Sales Details', () => {
     const { salesDetails } = deriveDashboard(input);
     expect(salesDetails).toEqual({
       heading: 'Sales Details',
+      truncated: false,
       rows: [
         {
           key: '2026-11-02|P-1',
@@ -197,14 +198,25 @@ describe('deriveDashboard: Sales Details', () => {
     }),
   );
 
+  it('says the list is cut only when there were more than 20 rows', () => {
+    const twenty = deriveDashboard({ ...input, events: many.slice(0, 20), fees: [] }).salesDetails;
+    expect(twenty.rows).toHaveLength(20);
+    expect(twenty.truncated).toBe(false);
+    const twentyOne = deriveDashboard({ ...input, events: many.slice(0, 21), fees: [] }).salesDetails;
+    expect(twentyOne.rows).toHaveLength(20);
+    expect(twentyOne.truncated).toBe(true);
+  });
+
   it('"newest first; with no day selected only the first 20 shown, with a day all shown"', () => {
-    const all = deriveDashboard({ ...input, events: many, fees: [] }).salesDetails.rows;
+    const { rows: all, truncated } = deriveDashboard({ ...input, events: many, fees: [] }).salesDetails;
     expect(all).toHaveLength(20);
+    expect(truncated).toBe(true);
     expect(all.map((row) => row.policyNumber).slice(0, 3)).toEqual(['P-124', 'P-123', 'P-122']);
     expect(all.at(-1)!.policyNumber).toBe('P-105');
     const third = deriveDashboard({ ...input, events: many, fees: [], selectedDay: '2026-11-03' }).salesDetails;
     expect(third.heading).toBe('Sales Details for Nov 3, 2026');
     expect(third.rows).toHaveLength(12);
+    expect(third.truncated).toBe(false);
     expect(third.rows.every((row) => row.date === 'Nov 3, 2026')).toBe(true);
   });
 });
@@ -231,7 +243,7 @@ describe('deriveDashboard: grouped tables and the selected day', () => {
     const day = deriveDashboard({ ...input, selectedDay: '2026-11-04' });
     expect(day.stats).toEqual(whole.stats);
     expect(day.feesChart).toEqual(whole.feesChart);
-    expect(day.salesDetails).toEqual({ heading: 'Sales Details for Nov 4, 2026', rows: [] });
+    expect(day.salesDetails).toEqual({ heading: 'Sales Details for Nov 4, 2026', rows: [], truncated: false });
     expect(day.platformSalesTable.heading).toBe('Platform Sales for Nov 4, 2026');
     expect(day.platformSalesTable.rows.map((row) => row.affiliate)).toEqual(['Unknown']);
     expect(day.connectionFeeTable.heading).toBe('Connection Fee Details for Nov 4, 2026');

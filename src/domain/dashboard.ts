@@ -169,7 +169,7 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
     })),
     salesDetails: {
       heading: tableHeading('Sales Details', heading),
-      rows: salesDetailsRows(detailSlot, details, slots, selectedSlot === -2, detailEntry, dayDates),
+      ...salesDetailsRows(detailSlot, details, slots, selectedSlot === -2, detailEntry, dayDates),
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),
@@ -203,7 +203,8 @@ function inZone(range: DateRange, zone: string | undefined): DateRange {
 
 /**
  * Sales Details rows: with a selected day all of its merged rows (the candidates are already that
- * day's); without, the newest 20, taken day by day from the last day backwards.
+ * day's); without, the newest 20, taken day by day from the last day backwards, and whether there
+ * were more (one row past the limit is made to tell).
  */
 function salesDetailsRows(
   detailSlot: Int32Array,
@@ -212,7 +213,7 @@ function salesDetailsRows(
   limited: boolean,
   entry: (candidate: number) => SalesDetailsEntry | null,
   dayDates: readonly string[],
-): SalesDetailsRow[] {
+): { rows: SalesDetailsRow[]; truncated: boolean } {
   // Counting sort of the candidates by day, so that a day's entries are one contiguous run.
   const order = new Int32Array(details);
   const starts = new Int32Array(slots + 1);
@@ -222,7 +223,8 @@ function salesDetailsRows(
   for (let d = 0; d < details; d++) order[next[detailSlot[d]!]!++] = d;
 
   const rows: SalesDetailsRow[] = [];
-  for (let slot = slots - 1; slot >= 0 && !(limited && rows.length >= SALES_DETAILS_LIMIT); slot--) {
+  const most = limited ? SALES_DETAILS_LIMIT + 1 : Infinity;
+  for (let slot = slots - 1; slot >= 0 && rows.length < most; slot--) {
     const from = starts[slot]!;
     const to = starts[slot + 1]!;
     if (from === to) continue;
@@ -232,7 +234,7 @@ function salesDetailsRows(
       if (candidate) dayEntries.push(candidate);
     }
     for (const row of mergeSalesDetails(dayEntries)) {
-      if (limited && rows.length >= SALES_DETAILS_LIMIT) break;
+      if (rows.length >= most) break;
       rows.push({
         key: row.key,
         created: row.created,
@@ -244,5 +246,6 @@ function salesDetailsRows(
       });
     }
   }
-  return rows;
+  const truncated = rows.length > SALES_DETAILS_LIMIT && limited;
+  return { rows: truncated ? rows.slice(0, SALES_DETAILS_LIMIT) : rows, truncated };
 }

@@ -15,7 +15,9 @@ import { startPortal, type Portal } from './portal.ts';
 import { expectVisible, signedInPage, step } from './session.ts';
 
 const SCREEN = 'Reports';
-const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Connection Fees'];
+const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Connection Fees', 'Download Report'];
+/** The columns of figures: all but the Download Report buttons'. */
+const FIGURE_COLUMNS = COLUMNS.length - 1;
 const NOTE = 'Reports are generated monthly and are available from the 15th of the month after the period.';
 const MONEY = /^\$\d[\d,]*\.\d{2}$/;
 
@@ -79,7 +81,7 @@ const reportsTable = (p: Page) => p.getByRole('table', { name: 'Reports' });
 function tableRows(p: Page): Promise<string[][]> {
   return reportsTable(p)
     .locator('tbody tr')
-    .evaluateAll((rows, count) => rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, count).map((cell) => cell.textContent ?? '')), COLUMNS.length);
+    .evaluateAll((rows, count) => rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, count).map((cell) => cell.textContent ?? '')), FIGURE_COLUMNS);
 }
 
 /** Clicks a Download Report button and checks the file the browser saved. */

@@ -69,7 +69,6 @@ export function DetailTables({ dashboard, selectedDay, currency }: DetailTablesP
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
   const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, currency);
-  const limited = selectedDay === null && salesDetails.rows.length >= SALES_DETAILS_LIMIT;
 
   return (
     <div className="dashboard-tables">
@@ -77,7 +76,7 @@ export function DetailTables({ dashboard, selectedDay, currency }: DetailTablesP
         heading={salesDetails.heading}
         columns={[{ title: 'Date' }, { title: 'Policy Number' }, { title: 'Traveler' }, { title: 'Amount', numeric: true }, { title: 'Referral Fees', numeric: true }]}
         empty={salesDetails.rows.length === 0 ? `No sales ${when}.` : null}
-        note={limited ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.` : undefined}
+        note={salesDetails.truncated ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.` : undefined}
       >
         {salesDetails.rows.map((row) => (
           <tr key={row.key}>

@@ -52,8 +52,10 @@ export function ReportList({ rows, labelledBy, isDownloading, onDownload }: Repo
               <th scope="col" className="numeric">
                 Connection Fees
               </th>
-              {/* The buttons' column: each button names itself. */}
-              <td />
+              {/* The buttons' column, named for assistive technology; the buttons say it on screen. */}
+              <th scope="col">
+                <span className="visually-hidden">Download Report</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -9,7 +9,9 @@ import { env } from '../../config/env.ts';
 import ReportsPage from './reports-page.tsx';
 import type { SaveFile } from './use-report-download.ts';
 
-const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Connection Fees'];
+const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Connection Fees', 'Download Report'];
+/** The columns of figures: all but the Download Report buttons'. */
+const FIGURE_COLUMNS = COLUMNS.length - 1;
 const usd = (amount: number) => new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency }).format(amount);
 
 type DataLayerWindow = Window & { dataLayer?: unknown[] };
@@ -32,7 +34,7 @@ function renderReports(server: TestServer, saveFile: SaveFile = vi.fn<SaveFile>(
 /** The table's body rows as the text of their cells, the Download Report cell left out. */
 function tableRows(table: HTMLElement): string[][] {
   const [, ...rows] = within(table).getAllByRole('row');
-  return rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, COLUMNS.length).map((cell) => cell.textContent ?? ''));
+  return rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, FIGURE_COLUMNS).map((cell) => cell.textContent ?? ''));
 }
 
 const reportsTable = () => screen.findByRole('table', { name: 'Reports' });
