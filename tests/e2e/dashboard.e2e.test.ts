@@ -375,6 +375,7 @@ describe('the Sales Dashboard', () => {
     await expectVisible(p, SCREEN, p.getByRole('button', { name: 'Reload', exact: true }), 'the Reload button');
     await expectVisible(p, SCREEN, p.getByRole('table', { name: 'Sales Details' }), 'the Sales Details table');
     await expectVisible(p, SCREEN, p.getByRole('button', { name: 'Logout' }), 'Logout in the header');
+    await checkScreen(p, 'dashboard-chart-error');
   });
 
   it('hides the detail tables at 390 px and never scrolls sideways', async () => {
