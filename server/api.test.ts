@@ -1128,6 +1128,8 @@ describe('the test harness', () => {
     expect(claimsOf(pair.access).claims.is_2fa_verified).toBe(true);
     const listed = (await (await demo.fetch(`/__dev/outbox?to=${encodeURIComponent(demoFixtures.users.child.email)}`)).json()) as unknown[];
     expect(listed).toHaveLength(1);
+    // An empty 'to' (a form left blank) lists everything.
+    expect((await (await demo.fetch('/__dev/outbox?to=')).json()) as unknown[]).toHaveLength(1);
   });
 
   it('signs in twice within one TOTP step', async () => {

@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
   const app = new Hono<AppEnv>();
   app.route(API_BASE, api);
   if (context.demo) {
-    app.get('/__dev/outbox', (c) => c.json(context.mail.list(c.req.query('to'))));
+    app.get('/__dev/outbox', (c) => c.json(context.mail.list(c.req.query('to') || undefined)));
   }
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
