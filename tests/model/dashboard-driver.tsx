@@ -24,17 +24,16 @@ import type { UserEvent } from '@testing-library/user-event';
 import { DateTime } from 'luxon';
 import { expect } from 'vitest';
 import { createActor, type EventObject } from 'xstate';
-import { Route, Router, Switch } from 'wouter';
+import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { selectChartMode, type ChartMode } from '../../machines/chart-mode.ts';
 import { dashboardMachine, type DashboardEvent } from '../../machines/dashboard.ts';
 import { selectDateMode, type DateMode } from '../../machines/date-range.ts';
-import { env } from '../../src/config/env.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { dateRange, toQuery } from '../../src/domain/dates.ts';
-import DashboardPage from '../../src/features/dashboard/dashboard-page.tsx';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
-import { daysAgo, expectedFigures, insertConnectionFee, insertSale, type ExpectedFigures } from '../utils/dashboard-rows.ts';
+import { addRecentRows, daysAgo, expectedFigures, insertSale, shownStats, statBoxes } from '../utils/dashboard-rows.ts';
+import { DashboardRoutes } from '../utils/dashboard-routes.tsx';
 import { renderWithSession } from '../utils/render-session.tsx';
 import type { MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
@@ -65,48 +64,17 @@ const scopes = {
 };
 
 /**
- * Sales relative to today (as src/features/dashboard/dashboard-page.test.tsx places them): both
- * sample days of the selected day model (2 and 5 days ago) have direct sales and fees; a platform
- * sale yesterday; a sale 40 days ago, inside the sample custom range (45 to 35 days ago); and a
- * direct sale at today's start, which any range with today shows.
+ * The dashboard tests' sales (addRecentRows): both sample days of the selected day model (2 and
+ * 5 days ago) have direct sales and fees, a platform sale yesterday, a sale 40 days ago inside the
+ * sample custom range (45 to 35 days ago); and a direct sale at today's start, which any range
+ * with today shows.
  */
 function addRows(server: TestServer) {
-  const db = server.db;
-  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: 'P1', commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
-  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
-  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
-  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: 'P1', commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
-  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
-  insertSale(db, { id: 1007, created: daysAgo(0, 0), amount: '64.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1007', traveler: ['Fay', 'Ho'] });
-  insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', feePc: '10', feeAmount: null });
-  insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', feePc: null, feeAmount: '2.25' });
-  insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: 'C1', feePc: null, feeAmount: '3.00' });
+  addRecentRows(server.db);
+  insertSale(server.db, { id: 1007, created: daysAgo(0, 0), amount: '64.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1007', traveler: ['Fay', 'Ho'] });
 }
 
 // --- What the user sees -----------------------------------------------------------------------
-
-const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency });
-const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
-
-/** The stat boxes the figures call for, by the spec's labels. */
-function statBoxes(figures: ExpectedFigures): Record<string, string> {
-  const platform = figures.hasPlatformSales;
-  return {
-    [platform ? 'Number of Direct Sales' : 'Number of Sales']: String(figures.numberOfSales),
-    [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
-    'Referral Fees': money(figures.referralFees),
-    'Connection Fees': money(figures.connectionFees),
-    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
-  };
-}
-
-function shownStats(summary: HTMLElement): Record<string, string> {
-  return Object.fromEntries(
-    within(summary)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
-  );
-}
 
 const localDay = (day: string) => DateTime.fromISO(day).startOf('day');
 /** A bar's label starts with its day on the x axis: '11/5'. */
@@ -321,12 +289,7 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
     async run(path) {
       const rendered = renderWithSession(
         <Router hook={location.hook}>
-          <Switch>
-            <Route path="/">
-              <DashboardPage affiliateId={null} />
-            </Route>
-            <Route path="/affiliate/:affiliateId">{(params) => <DashboardPage affiliateId={params.affiliateId} />}</Route>
-          </Switch>
+          <DashboardRoutes />
         </Router>,
         { server: { ...server, fetch } },
       );

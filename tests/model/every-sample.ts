@@ -1,10 +1,10 @@
 // The generated paths (paths.ts) cover every state node and transition, but several samples can
 // take the same transition (a custom day typed and a custom day cleared both re-check the custom
 // range), so some samples are never sent. For a UI each sample is a different user action: a path
-// is added for every sample the generated paths leave out. Unlike invite-paths.ts withEverySample
-// (which needs a state whose guards let the sample through), the sample is sent where it does
-// the most: the shortest path to a state it moves to another state node, else to another context,
-// else to a state that merely handles it (an invalid chart mode, which must change nothing).
+// is added for every sample the generated paths leave out (the invite and dashboard suites). The
+// sample is sent where it does the most: the shortest path to a state it moves to another state
+// node, else to another context, else to a state that merely handles it (an invalid chart mode,
+// which must change nothing).
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { getShortestPaths, serializeSnapshot } from 'xstate/graph';
 import { recordStep, type MachinePath } from './coverage.ts';

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { inviteRegistrationMachine } from '../../machines/invite-registration.ts';
 import { stateNodesOf, transitionsOf } from './coverage.ts';
-import { inviteModel, invitePaths, withEverySample } from './invite-paths.ts';
+import { withEverySampleSent } from './every-sample.ts';
+import { inviteModel, invitePaths } from './invite-paths.ts';
 import { reachableVisit, serializeEvent } from './paths.ts';
 
 const generated = invitePaths();
@@ -18,14 +19,14 @@ describe('invite registration paths', () => {
   });
 
   it('with the extra paths of the UI suite, send every sample event of the model at least once', () => {
-    const paths = withEverySample(generated);
+    const paths = withEverySampleSent(generated);
     const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
     for (const event of inviteModel().events) expect(sent, serializeEvent(event)).toContain(serializeEvent(event));
     expect(paths.slice(0, generated.paths.length)).toEqual(generated.paths);
   });
 
   it('end each extra path with its sample, sent where the machine handles it', () => {
-    for (const path of withEverySample(generated).slice(generated.paths.length)) {
+    for (const path of withEverySampleSent(generated).slice(generated.paths.length)) {
       const last = path.steps.at(-1)!;
       const before = path.steps.at(-2)!.state;
       expect(before.can(last.event)).toBe(true);

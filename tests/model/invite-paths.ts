@@ -1,11 +1,11 @@
 // The invite registration machine's model: every event it can meet, with realistic samples, and
 // the paths generated from the real machine (machines/invite-registration.ts). `npm run paths`
-// prints them; the model-based suite (invite-ui.test.tsx) turns each into a test.
+// prints them; the model-based suite (invite-ui.test.tsx) turns each into a test, with a path
+// more for each sample the generated ones leave out (every-sample.ts).
 //   User events      the 'Join' form submitted: complete, or breaking each client rule
 //   Actor outcomes   xstate.done.actor.<id> / xstate.error.actor.<id> for lookupInvite and
 //                    register, with answers and error texts exactly as the reference server (in
 //                    process, tests/utils/api-server.ts) and src/api/invites.ts give them
-import { getShortestPaths } from 'xstate/graph';
 import {
   inviteRegistrationMachine,
   registrationMessages,
@@ -15,8 +15,7 @@ import {
 import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
 import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
 import { makeTokenPair, partialClaims } from '../utils/tokens.ts';
-import { recordStep, type MachinePath } from './coverage.ts';
-import { generatePaths, noted, serializeEvent, traversalOptions, type MachineModel, type ModelPaths } from './paths.ts';
+import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 export const inviteInvokeIds = ['lookupInvite', 'register'] as const;
 export type InviteInvokeId = (typeof inviteInvokeIds)[number];
@@ -102,26 +101,4 @@ export function inviteModel(): MachineModel {
 
 export function invitePaths(): ModelPaths {
   return generatePaths(inviteModel());
-}
-
-/**
- * The generated paths cover every state node and transition, but several samples take the same
- * transition (a 404 and a network fault both lead to 'Invalid Invite'), so some are never sent.
- * For the UI each sample is a different real situation: a path is added for every sample the
- * generated paths leave out, the shortest path to a state that handles it followed by it.
- */
-export function withEverySample(result: ModelPaths): MachinePath[] {
-  const { model } = result;
-  const paths = [...result.paths];
-  const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
-  const shortest = (getShortestPaths(model.machine, traversalOptions(model)) as MachinePath[]).sort((a, b) => a.weight - b.weight);
-  for (const event of model.events) {
-    if (sent.has(serializeEvent(event))) continue;
-    const from = shortest.find((path) => path.state.status === 'active' && path.state.can(event));
-    if (!from) throw new Error(`No state of ${model.id} handles ${serializeEvent(event)}`);
-    const { snapshot } = recordStep(model.machine, from.state, event);
-    paths.push({ state: snapshot, steps: [...from.steps, { event, state: snapshot }], weight: from.weight + 1 });
-    sent.add(serializeEvent(event));
-  }
-  return paths;
 }

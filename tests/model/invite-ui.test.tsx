@@ -8,12 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatCoverage, measureCoverage, type MachinePath } from './coverage.ts';
 import { missingInvites, startInviteDriver } from './invite-driver.tsx';
-import { inviteModel, withEverySample } from './invite-paths.ts';
+import { withEverySampleSent } from './every-sample.ts';
+import { inviteModel } from './invite-paths.ts';
 import { generatePaths, pathTitle } from './paths.ts';
 
 const model = inviteModel();
 const generated = generatePaths(model);
-const paths = withEverySample(generated);
+const paths = withEverySampleSent(generated);
 
 const meetsMissingInvite = (path: MachinePath) => {
   const error = (path.steps[1]?.event as { error?: { status?: unknown } } | undefined)?.error;

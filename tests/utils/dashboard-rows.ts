@@ -1,10 +1,13 @@
 // Sales and connection fees for dashboard tests, placed relative to today (the fixtures of
 // api-server.ts sit at fixed dates), and the summary figures a range should show, computed
 // straight from the database rows with bignumber.js by decisions.md section 2: an independent
-// reference for the dashboard, which derives them in exact micro-units (src/domain/dashboard.ts).
+// reference for the dashboard, which derives them in exact micro-units (src/domain/dashboard.ts);
+// and the stat boxes those figures call for, next to the ones a page shows.
+import { within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import type { Db } from '../../server/db.ts';
+import { env } from '../../src/config/env.ts';
 
 /** Local start of today, and `days` before it at `hour` o'clock. */
 export const today = (): DateTime<true> => DateTime.now().startOf('day');
@@ -126,4 +129,46 @@ export function expectedFigures(db: Db, scope: { affiliates: string[]; connected
     platformSales: two(sum(platform.map((event) => decimal(event.amount)))),
     hasPlatformSales: platform.length > 0,
   };
+}
+
+/**
+ * The sales of the dashboard tests, relative to today, for the fixture affiliates (P1 with
+ * children C1 and C2): direct sales 2 and 5 days ago, a platform sale (zero commission)
+ * yesterday, a sale 40 days ago (only a custom range shows it), and connection fees for the same
+ * sales as 1002 and 1003 plus one sale only known by its fee.
+ */
+export function addRecentRows(db: Db): void {
+  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: 'P1', commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
+  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
+  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
+  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: 'P1', commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
+  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
+  insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', feePc: '10', feeAmount: null });
+  insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', feePc: null, feeAmount: '2.25' });
+  insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: 'C1', feePc: null, feeAmount: '3.00' });
+}
+
+const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency });
+/** An amount as the page shows it. */
+export const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
+
+/** The stat boxes the figures call for, by the spec's labels. */
+export function statBoxes(figures: ExpectedFigures): Record<string, string> {
+  const platform = figures.hasPlatformSales;
+  return {
+    [platform ? 'Number of Direct Sales' : 'Number of Sales']: String(figures.numberOfSales),
+    [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
+    'Referral Fees': money(figures.referralFees),
+    'Connection Fees': money(figures.connectionFees),
+    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
+  };
+}
+
+/** The stat boxes the summary shows: each <dt> and its <dd>. */
+export function shownStats(summary: HTMLElement): Record<string, string> {
+  return Object.fromEntries(
+    within(summary)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
+  );
 }

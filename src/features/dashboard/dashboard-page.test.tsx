@@ -1,21 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Route, Router, Switch } from 'wouter';
+import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../api/swr.ts';
-import { env } from '../../config/env.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
-import {
-  daysAgo,
-  expectedFigures,
-  insertConnectionFee,
-  insertSale,
-  today,
-  type ExpectedFigures,
-} from '../../../tests/utils/dashboard-rows.ts';
+import { addRecentRows, daysAgo, expectedFigures, money, shownStats as shownStatsOf, statBoxes, today } from '../../../tests/utils/dashboard-rows.ts';
+import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
-import DashboardPage from './dashboard-page.tsx';
 
 // The real setTimeout, kept before any test fakes it.
 const realSetTimeout = globalThis.setTimeout;
@@ -29,26 +21,10 @@ const parentScope = { affiliates: [P1, C1, C2], connected: [C1, C2] };
 /** What 'child' (C1, no children) sees. */
 const childScope = { affiliates: [C1], connected: [] };
 
-/** Sales relative to today, so that they fall in the default range (the fixtures sit at fixed dates). */
-function addRecentRows(server: TestServer) {
-  const db = server.db;
-  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: P1, commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
-  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: C1, commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
-  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: C2, commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
-  // Zero commission: a platform sale.
-  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: P1, commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
-  // Before the last 30 days: only a custom range shows it.
-  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: P1, commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
-  // Connection fees: the same sale as 1002 and 1003, and one sale only known by its fee.
-  insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: C1, feePc: '10', feeAmount: null });
-  insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: C2, feePc: null, feeAmount: '2.25' });
-  insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: C1, feePc: null, feeAmount: '3.00' });
-}
-
 async function signedIn(username: FixtureUserName) {
   const server = createTestServer({ now: Date.now() });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
-  addRecentRows(server);
+  addRecentRows(server.db);
   const user = fixtures.users[username];
   const pair = await signIn(server, user.username, user.password);
   window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
@@ -70,42 +46,15 @@ function renderDashboard(server: TestServer, path = '/') {
   const location = memoryLocation({ path, record: true });
   const result = renderWithSession(
     <Router hook={location.hook}>
-      <Switch>
-        <Route path="/">
-          <DashboardPage affiliateId={null} />
-        </Route>
-        <Route path="/affiliate/:affiliateId">{(params) => <DashboardPage affiliateId={params.affiliateId} />}</Route>
-      </Switch>
+      <DashboardRoutes />
     </Router>,
     { server },
   );
   return { ...result, location };
 }
 
-const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency: env.currency });
-const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
-
-/** The stat boxes the figures call for, by the spec's labels. */
-function statBoxes(figures: ExpectedFigures): Record<string, string> {
-  const platform = figures.hasPlatformSales;
-  return {
-    [platform ? 'Number of Direct Sales' : 'Number of Sales']: String(figures.numberOfSales),
-    [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
-    'Referral Fees': money(figures.referralFees),
-    'Connection Fees': money(figures.connectionFees),
-    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
-  };
-}
-
-/** The stat boxes on screen: each <dt> and its <dd>. */
-function shownStats(): Record<string, string> {
-  const summary = screen.getByRole('region', { name: 'Summary' });
-  return Object.fromEntries(
-    within(summary)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
-  );
-}
+/** The stat boxes on screen. */
+const shownStats = () => shownStatsOf(screen.getByRole('region', { name: 'Summary' }));
 
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
 const dayOf = (time: DateTime) => ({ start: time.startOf('day'), end: time.startOf('day').plus({ days: 1 }) });
