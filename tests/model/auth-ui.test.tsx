@@ -3,15 +3,17 @@
 // screens in a real session, with the reference server in process (tests/model/auth-driver.tsx
 // turns each event into a real action or server answer, and checks each state's screen). The
 // last test measures what the paths that ran cover of the machine: all of it.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { startAuthDriver } from './auth-driver.tsx';
 import { authModel } from './auth-paths.ts';
-import { formatCoverage, measureCoverage, type MachinePath } from './coverage.ts';
+import type { MachinePath } from './coverage.ts';
+import { expectFullCoverage } from './expect-coverage.ts';
 import { generatePaths, pathTitle } from './paths.ts';
 
 const now = Date.now();
 const model = authModel(now);
-const { paths, coverage } = generatePaths(model);
+const generated = generatePaths(model);
+const { paths } = generated;
 
 /** The paths whose every step the UI went through. */
 const ran: MachinePath[] = [];
@@ -25,11 +27,6 @@ describe('the sign-in UI follows the auth machine', () => {
   });
 
   it('covers every state and transition of the auth machine with the paths that ran', () => {
-    const covered = measureCoverage(model.machine, ran, model.input);
-    process.stdout.write(`auth UI: ${formatCoverage(ran.length, covered)}\n`);
-    expect(covered.states.missing).toEqual([]);
-    expect(covered.transitions.missing).toEqual([]);
-    expect(covered.states.covered).toBe(coverage.states.total);
-    expect(covered.transitions.covered).toBe(coverage.transitions.total);
+    expectFullCoverage('auth', generated, ran);
   });
 });

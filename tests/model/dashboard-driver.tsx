@@ -40,6 +40,8 @@ import { stateLabel } from './paths.ts';
 
 /** How long the page may take to show a state (a server call, the chart's chunk, a re-render). */
 const SCREEN_TIMEOUT_MS = 3_000;
+/** The first screen also waits for the page's and the chart's lazy code, slow on a busy machine. */
+const FIRST_SCREEN_TIMEOUT_MS = 15_000;
 
 /** The machine whose path runs: one of the three children, or the dashboard that runs them. */
 export type DashboardModelId = 'dateRange' | 'selectedDay' | 'chartMode' | 'dashboard';
@@ -221,7 +223,7 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
       }
     };
     try {
-      await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
+      await waitFor(check, { timeout: when === 'At first' ? FIRST_SCREEN_TIMEOUT_MS : SCREEN_TIMEOUT_MS });
     } catch (failure) {
       if (failure instanceof Error) failure.message = `${when}, the page does not show ${view.label}: ${failure.message}`;
       throw failure;

@@ -5,24 +5,30 @@
 // in a real session with the reference server in process (tests/model/dashboard-driver.tsx turns
 // each event into what the user does, and checks each state's page). The last tests measure what
 // the paths that ran cover of each machine: all of it.
-import { describe, expect, it } from 'vitest';
-import { formatCoverage, measureCoverage, type MachinePath } from './coverage.ts';
+import { describe, it } from 'vitest';
+import type { MachinePath } from './coverage.ts';
+import { expectFullCoverage } from './expect-coverage.ts';
 import { startDashboardDriver, type DashboardModelId } from './dashboard-driver.tsx';
 import { chartModeModel, dashboardModel, dashboardPathsWithDay, dateRangeModel, selectedDayModel } from './dashboard-paths.ts';
 import { withEverySampleSent } from './every-sample.ts';
-import { generatePaths, pathTitle, type MachineModel } from './paths.ts';
+import { generatePaths, pathTitle, type ModelPaths } from './paths.ts';
 
 const now = Date.now();
 
-const suites: { id: DashboardModelId; model: MachineModel; paths: MachinePath[] }[] = [
-  { id: 'dateRange', model: dateRangeModel(now), paths: withEverySampleSent(generatePaths(dateRangeModel(now))) },
-  { id: 'selectedDay', model: selectedDayModel(now), paths: withEverySampleSent(generatePaths(selectedDayModel(now))) },
+const dateRange = generatePaths(dateRangeModel(now));
+const selectedDay = generatePaths(selectedDayModel(now));
+const chartMode = generatePaths(chartModeModel());
+const dashboard = generatePaths(dashboardModel(now));
+
+const suites: { id: DashboardModelId; generated: ModelPaths; paths: MachinePath[] }[] = [
+  { id: 'dateRange', generated: dateRange, paths: withEverySampleSent(dateRange) },
+  { id: 'selectedDay', generated: selectedDay, paths: withEverySampleSent(selectedDay) },
   // With CHART.SELECT 'pie', which has no control on the page: the driver skips that event.
-  { id: 'chartMode', model: chartModeModel(), paths: withEverySampleSent(generatePaths(chartModeModel())) },
-  { id: 'dashboard', model: dashboardModel(now), paths: dashboardPathsWithDay(generatePaths(dashboardModel(now)), now) },
+  { id: 'chartMode', generated: chartMode, paths: withEverySampleSent(chartMode) },
+  { id: 'dashboard', generated: dashboard, paths: dashboardPathsWithDay(dashboard, now) },
 ];
 
-describe.each(suites)('the dashboard page follows the $id machine', ({ id, model, paths }) => {
+describe.each(suites)('the dashboard page follows the $id machine', ({ id, generated, paths }) => {
   /** The paths whose every step the page went through. */
   const ran: MachinePath[] = [];
 
@@ -34,12 +40,6 @@ describe.each(suites)('the dashboard page follows the $id machine', ({ id, model
   });
 
   it(`covers every state and transition of the ${id} machine with the paths that ran`, () => {
-    const all = generatePaths(model).coverage;
-    const covered = measureCoverage(model.machine, ran, model.input);
-    process.stdout.write(`${id} UI: ${formatCoverage(ran.length, covered)}\n`);
-    expect(covered.states.missing).toEqual([]);
-    expect(covered.transitions.missing).toEqual([]);
-    expect(covered.states.covered).toBe(all.states.total);
-    expect(covered.transitions.covered).toBe(all.transitions.total);
+    expectFullCoverage(id, generated, ran);
   });
 });

@@ -34,6 +34,8 @@ import { stateLabel } from './paths.ts';
 
 /** How long the page may take to show a state (a server call, a lazy chunk, a re-render). */
 const SCREEN_TIMEOUT_MS = 3_000;
+/** The first screen also waits for the page's and the chart's lazy code, slow on a busy machine. */
+const FIRST_SCREEN_TIMEOUT_MS = 15_000;
 
 /** How the user goes back to the own view: the selector's first option, or the Stop button. */
 export type OwnViewControl = 'option' | 'stop';
@@ -133,7 +135,7 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       for (const call of made) expect(call, 'impersonate_affiliate on each dashboard call').toEqual({ path: call.path, impersonate: affiliateId });
     };
     try {
-      await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
+      await waitFor(check, { timeout: when === 'At first' ? FIRST_SCREEN_TIMEOUT_MS : SCREEN_TIMEOUT_MS });
       if (!loggedOut) seenViews.add(affiliateId);
     } catch (failure) {
       if (failure instanceof Error) failure.message = `${when}, the page does not show ${stateLabel(state)}: ${failure.message}`;

@@ -5,8 +5,9 @@
 // superuser does, and checks each state's page). A path back to the own view runs once for each
 // way there: the selector's own view option and the 'Stop viewing as' button. The last test
 // measures what the paths that ran cover of the machine: all of it.
-import { describe, expect, it } from 'vitest';
-import { formatCoverage, measureCoverage, type MachinePath } from './coverage.ts';
+import { describe, it } from 'vitest';
+import type { MachinePath } from './coverage.ts';
+import { expectFullCoverage } from './expect-coverage.ts';
 import { ownViewControls, startImpersonationDriver } from './impersonation-driver.tsx';
 import { impersonationModel } from './impersonation-paths.ts';
 import { generatePaths, pathTitle } from './paths.ts';
@@ -33,11 +34,6 @@ describe('the header and dashboard follow the impersonation machine', () => {
   });
 
   it('covers every state and transition of the impersonation machine with the paths that ran', () => {
-    const covered = measureCoverage(model.machine, ran, model.input);
-    process.stdout.write(`impersonation UI: ${formatCoverage(ran.length, covered)}\n`);
-    expect(covered.states.missing).toEqual([]);
-    expect(covered.transitions.missing).toEqual([]);
-    expect(covered.states.covered).toBe(generated.coverage.states.total);
-    expect(covered.transitions.covered).toBe(generated.coverage.transitions.total);
+    expectFullCoverage('impersonation', generated, ran);
   });
 });

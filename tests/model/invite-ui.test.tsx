@@ -5,8 +5,9 @@
 // or server answer, and checks each state's screen). A path that meets a 404 runs once for each
 // way an invite link goes bad: unknown, expired, used. The last test measures what the paths that
 // ran cover of the machine: all of it.
-import { describe, expect, it } from 'vitest';
-import { formatCoverage, measureCoverage, type MachinePath } from './coverage.ts';
+import { describe, it } from 'vitest';
+import type { MachinePath } from './coverage.ts';
+import { expectFullCoverage } from './expect-coverage.ts';
 import { missingInvites, startInviteDriver } from './invite-driver.tsx';
 import { withEverySampleSent } from './every-sample.ts';
 import { inviteModel } from './invite-paths.ts';
@@ -37,11 +38,6 @@ describe('the invite page follows the invite registration machine', () => {
   });
 
   it('covers every state and transition of the invite registration machine with the paths that ran', () => {
-    const covered = measureCoverage(model.machine, ran, model.input);
-    process.stdout.write(`invite UI: ${formatCoverage(ran.length, covered)}\n`);
-    expect(covered.states.missing).toEqual([]);
-    expect(covered.transitions.missing).toEqual([]);
-    expect(covered.states.covered).toBe(generated.coverage.states.total);
-    expect(covered.transitions.covered).toBe(generated.coverage.transitions.total);
+    expectFullCoverage('invite', generated, ran);
   });
 });
