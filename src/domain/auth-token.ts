@@ -39,9 +39,10 @@ export type Gate = 'credentials' | 'setupRequired' | 'totpCode' | 'emailCode' | 
 export function gateFor(token: StoredToken | null): Gate {
   const claims = token ? readClaims(token.access) : null;
   if (!claims) return 'credentials';
-  if (claims.is_2fa_verified === true) return 'app';
+  // A method comes first: a token without one needs 2FA set up, whatever else it claims.
   const method = claims['2fa_method'];
   if (!method) return 'setupRequired';
+  if (claims.is_2fa_verified === true) return 'app';
   return method === 'totp' ? 'totpCode' : 'emailCode';
 }
 

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { addFixtures, createTestServer, postJson, signIn } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import { makeTokenPair } from '../../../tests/utils/tokens.ts';
 import { AuthGate } from './auth-gate.tsx';
 
 const gate = (
@@ -58,5 +59,16 @@ describe('Login gate', () => {
     expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
     release();
     expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+});
+
+describe('the login gate, in the order of its rules', () => {
+  it('asks to set up 2FA for a token without a 2FA method, even one that claims to be verified', async () => {
+    storeToken('parent', makeTokenPair({ is_2fa_verified: true }));
+
+    renderWithSession(gate);
+
+    expect(await screen.findByRole('button', { name: 'Authenticator App' })).toBeInTheDocument();
+    expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
   });
 });
