@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { ApiError, createApiClient, messages, type ApiClientOptions } from './client.ts';
+import { ApiError, createApiClient, httpErrorText, messages, type ApiClientOptions } from './client.ts';
 
 /** A fetch that records each request and answers with the next of `answers`. */
 function recordingFetch(...answers: (Response | Error)[]) {
@@ -70,6 +70,21 @@ describe('the API client', () => {
     expect((error as ApiError).fieldErrors()).toEqual({ email: 'A user with that email already exists., Second.' });
   });
 
+  it.each([
+    [503, 'HTTP Error: 503: Service Unavailable'],
+    [500, 'HTTP Error: 500: Internal Server Error'],
+    [418, "HTTP Error: 418: I'm a Teapot"],
+    [599, 'HTTP Error: 599'],
+  ])('says the standard reason phrase of %i when the answer has no status text (HTTP/2)', async (status, text) => {
+    const { fetch } = recordingFetch(new Response('', { status, statusText: '' }));
+    await expect(client({ fetch }).request('affiliates/')).rejects.toThrow(new ApiError(text, 'http', status));
+  });
+
+  it('never leaves a dangling colon: a status without a text stands alone', () => {
+    expect(httpErrorText(599, '')).toBe('HTTP Error: 599');
+    expect(httpErrorText(502, 'Bad Gateway')).toBe('HTTP Error: 502: Bad Gateway');
+  });
+
   it('turns a response that does not match its schema into an error naming the field, not a crash', async () => {
     const { fetch } = recordingFetch(json({ access: 42 }));
     const error = await client({ fetch }).request('token/', { schema: pair }).catch((e: unknown) => e);
@@ -88,20 +103,34 @@ describe('the API client', () => {
     await expect(client({ fetch }).request('affiliates/')).rejects.toMatchObject({ kind: 'network', message: messages.network });
   });
 
-  it('after a 401 asks once for a fresh token and retries with it', async () => {
-    const { fetch, requests } = recordingFetch(json({ detail: 'expired' }, { status: 401 }), json([]));
-    const refreshAccessToken = vi.fn(() => Promise.resolve('access-2'));
-    const api = client({ fetch, getAccessToken: () => 'access-1', refreshAccessToken });
-    await expect(api.request('affiliates/', { schema: z.array(z.unknown()) })).resolves.toEqual([]);
-    expect(refreshAccessToken).toHaveBeenCalledTimes(1);
-    expect(requests.map((r) => r.headers.get('Authorization'))).toEqual(['Bearer access-1', 'Bearer access-2']);
+  it('after a 401 tells the session, with the refused token, and does not try again', async () => {
+    const { fetch, requests } = recordingFetch(json({ detail: 'revoked' }, { status: 401, statusText: 'Unauthorized' }));
+    const onUnauthorized = vi.fn();
+    const api = client({ fetch, getAccessToken: () => 'access-1', onUnauthorized });
+    await expect(api.request('affiliates/')).rejects.toMatchObject({ status: 401, message: 'HTTP Error: 401: Unauthorized' });
+    expect(onUnauthorized).toHaveBeenCalledExactlyOnceWith('access-1');
+    expect(requests).toHaveLength(1);
   });
 
-  it('gives up with the 401 when the session cannot be refreshed', async () => {
-    const { fetch, requests } = recordingFetch(json({ detail: 'expired' }, { status: 401, statusText: 'Unauthorized' }));
-    const api = client({ fetch, getAccessToken: () => 'access-1', refreshAccessToken: () => Promise.resolve(null) });
-    await expect(api.request('affiliates/')).rejects.toMatchObject({ status: 401 });
-    expect(requests).toHaveLength(1);
+  it('does not end the session over a 401 of a public call (wrong password)', async () => {
+    const { fetch } = recordingFetch(json({ detail: 'No active account' }, { status: 401, statusText: 'Unauthorized' }));
+    const onUnauthorized = vi.fn();
+    await expect(client({ fetch, onUnauthorized }).request('token/', { method: 'POST', auth: false })).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('waits for the token the session gives (after a refresh) before the call goes out', async () => {
+    const { fetch, requests } = recordingFetch(json([]));
+    let give = (_token: string) => {};
+    const refreshed = new Promise<string>((resolve) => {
+      give = resolve;
+    });
+    const call = client({ fetch, getAccessToken: () => refreshed }).request('affiliates/', { schema: z.array(z.unknown()) });
+    await Promise.resolve();
+    expect(requests).toHaveLength(0);
+    give('access-2');
+    await expect(call).resolves.toEqual([]);
+    expect(requests.map((r) => r.headers.get('Authorization'))).toEqual(['Bearer access-2']);
   });
 
   it('downloads files as blobs through the same authentication', async () => {

@@ -58,23 +58,39 @@ export class ApiError extends Error {
   }
 }
 
-/** The generic text of a non-OK answer (spec section 8). */
+/** The generic text of a non-OK answer; without a status text, the status stands alone (no dangling colon). */
 export function httpErrorText(status: number, statusText: string): string {
-  return status === 403 ? messages.forbidden : messages.httpError(status, statusText);
+  if (status === 403) return messages.forbidden;
+  return statusText.trim() ? messages.httpError(status, statusText.trim()) : messages.httpStatus(status);
+}
+
+/**
+ * The status text of an answer, or the status's standard reason phrase when it has none (HTTP/2
+ * sends none). The table of phrases loads only then, keeping it out of the sign-in screens' code.
+ */
+async function statusTextOf(response: Response): Promise<string> {
+  if (response.statusText.trim()) return response.statusText;
+  try {
+    // The registry's phrases as the statuses package keeps them (a JSON table, no code).
+    const { default: phrases } = (await import('statuses/codes.json')) as { default: Record<string, string | undefined> };
+    return phrases[String(response.status)] ?? '';
+  } catch {
+    return '';
+  }
 }
 
 export interface ApiClientOptions {
   /** The v2 base URL, ending in '/': '/api/v2/' by default (decisions.md section 1). */
   baseUrl: string;
   fetch?: typeof fetch;
-  getAccessToken?: () => string | null;
-  getImpersonatedAffiliate?: () => string | null;
   /**
-   * Called once when an authenticated call meets a 401, with the token that was refused: answers
-   * a fresh access token to retry with, or null when the session is over. The session makes sure
-   * one refresh runs at a time.
+   * The access token an authenticated call goes out with. The session answers at once while the
+   * token has time left; when it is about to expire, after the one shared refresh.
    */
-  refreshAccessToken?: (refused: string | null) => Promise<string | null>;
+  getAccessToken?: () => string | null | Promise<string | null>;
+  getImpersonatedAffiliate?: () => string | null;
+  /** An authenticated call met a 401 with this token: the session it belongs to is over. */
+  onUnauthorized?: (refused: string | null) => void;
 }
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -112,22 +128,23 @@ export function createApiClient(options: ApiClientOptions) {
     auth: boolean,
     impersonate = auth,
   ): Promise<Response> {
-    const attempt = async (token: string | null | undefined) => {
-      const headers = new Headers(init.headers);
-      if (!headers.has('Accept')) headers.set('Accept', 'application/json');
-      if (auth && token) headers.set('Authorization', `Bearer ${token}`);
-      try {
-        return await doFetch(url(path, query, auth && impersonate), { ...init, headers });
-      } catch (error) {
-        if (init.signal?.aborted) throw error;
-        throw new ApiError(messages.network, 'network');
-      }
-    };
-    const token = auth ? (options.getAccessToken?.() ?? null) : null;
-    const response = await attempt(token);
-    if (response.status !== 401 || !auth || !options.refreshAccessToken) return response;
-    const fresh = await options.refreshAccessToken(token);
-    return fresh ? attempt(fresh) : response;
+    // The affiliate viewed as is the one of the moment of the call, not of after a token wait.
+    const target = url(path, query, auth && impersonate);
+    // Awaited only when the session makes the call wait for a refresh: otherwise it goes out now.
+    const given = auth ? (options.getAccessToken?.() ?? null) : null;
+    const token = given instanceof Promise ? await given : given;
+    const headers = new Headers(init.headers);
+    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    if (auth && token) headers.set('Authorization', `Bearer ${token}`);
+    let response: Response;
+    try {
+      response = await doFetch(target, { ...init, headers });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw new ApiError(messages.network, 'network');
+    }
+    if (response.status === 401 && auth) options.onUnauthorized?.(token);
+    return response;
   }
 
   async function failure(response: Response): Promise<ApiError> {
@@ -138,7 +155,7 @@ export function createApiClient(options: ApiClientOptions) {
     } catch {
       // Not JSON: the status says enough.
     }
-    return new ApiError(httpErrorText(response.status, response.statusText), 'http', response.status, body);
+    return new ApiError(httpErrorText(response.status, await statusTextOf(response)), 'http', response.status, body);
   }
 
   async function request<S extends z.ZodMiniType>(path: string, request: RequestOptions<S> = {}): Promise<z.infer<S>> {

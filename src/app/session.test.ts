@@ -56,10 +56,15 @@ function newSession(fetch: typeof globalThis.fetch, track = vi.fn()) {
  * A server, the parent user signed in and stored, and a started session whose requests go to the
  * server (through `answer`, which may rewrite a response) and are recorded.
  */
-async function signedInWorld(answer: (path: string, response: Response) => Promise<Response> = (_, r) => Promise.resolve(r)) {
-  const server = createTestServer({ now: Date.now(), accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS });
+async function signedInWorld(
+  answer: (path: string, response: Response) => Promise<Response> = (_, r) => Promise.resolve(r),
+  { secondsLeft = ACCESS_LIFETIME_SECONDS }: { secondsLeft?: number } = {},
+) {
+  // Signed in earlier, so that the stored token has `secondsLeft`; the server's clock is now.
+  const server = createTestServer({ now: Date.now() - (ACCESS_LIFETIME_SECONDS - secondsLeft) * 1000, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   const signedIn = await signIn(server, fixtures.users.parent.username, fixtures.users.parent.password);
+  server.clock.set(Date.now());
   localStorage.setItem('auth_token', JSON.stringify({ username: 'parent', ...signedIn }));
 
   const calls: Call[] = [];
@@ -77,10 +82,51 @@ async function signedInWorld(answer: (path: string, response: Response) => Promi
   return world;
 }
 
-describe('requests that meet a 401', () => {
-  it('share one refresh, however many there are, and all succeed with the new token', async () => {
-    const { server, calls, session, signedIn } = await signedInWorld();
-    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000); // the server now refuses the stored token
+describe('a request that meets a 401', () => {
+  it('ends the session: the token is cleared, the login form shows, and nothing is retried', async () => {
+    const { server, calls, session, track, signedIn } = await signedInWorld();
+    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000); // the server now refuses the token the client still trusts
+    track.mockClear();
+
+    await expect(fetchAffiliates(session.client)).rejects.toMatchObject({ status: 401 });
+
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(session.auth.getSnapshot().context.token).toBeNull();
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(track).toHaveBeenCalledWith({ user_id: null });
+    expect(calls).toEqual([{ path: 'affiliates/', authorization: `Bearer ${signedIn.access}` }]);
+  });
+
+  it('made with an older token leaves the newer session alone', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { server, calls, session, signedIn } = await signedInWorld(async (path, response) => {
+      if (path !== 'affiliates/') return response;
+      await held;
+      return Response.json({ detail: 'Given token not valid for any token type' }, { status: 401 });
+    });
+    const call = fetchAffiliates(session.client).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(calls.map((c) => c.authorization)).toContain(`Bearer ${signedIn.access}`));
+    // Meanwhile another tab signed in again and stored its session.
+    const newer = await signIn(server, 'parent', 'parent-password-1');
+    const record = JSON.stringify({ username: 'parent', ...newer });
+    localStorage.setItem('auth_token', record);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token', newValue: record }));
+    await vi.waitFor(() => expect(session.auth.getSnapshot().context.token?.access).toBe(newer.access));
+
+    release();
+    expect(await call).toMatchObject({ status: 401 });
+
+    expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+    expect(stored().access).toBe(newer.access);
+  });
+});
+
+describe('requests made while the token has under 60 s left', () => {
+  it('share one refresh, however many there are, and go out with the new token', async () => {
+    const { calls, session, signedIn } = await signedInWorld(undefined, { secondsLeft: 30 });
 
     const answers = await Promise.all(Array.from({ length: 10 }, () => fetchAffiliates(session.client)));
 
@@ -89,22 +135,22 @@ describe('requests that meet a 401', () => {
     expect(fresh).toBeDefined();
     expect(fresh).not.toBe(signedIn.access);
     const affiliateCalls = calls.filter((call) => call.path === 'affiliates/');
-    expect(affiliateCalls.map((call) => call.authorization)).toEqual([
-      ...Array<string>(10).fill(`Bearer ${signedIn.access}`),
-      ...Array<string>(10).fill(`Bearer ${fresh}`),
-    ]);
+    expect(affiliateCalls.map((call) => call.authorization)).toEqual(Array<string>(10).fill(`Bearer ${fresh}`));
+    expect(calls.findIndex((call) => call.path === 'affiliates/')).toBeGreaterThan(calls.findIndex((call) => call.path === 'token/refresh/'));
     for (const list of answers) expect(list.map((affiliate) => affiliate.id)).toEqual(['C1', 'C2', 'P1']);
     expect(stored().access).toBe(fresh);
     expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
   });
 
   it("keep the old refresh token in storage when the refresh answer has no new one", async () => {
-    const { server, session, signedIn } = await signedInWorld(async (path, response) => {
-      if (path !== 'token/refresh/') return response;
-      const { access } = (await response.json()) as TokenPair;
-      return Response.json({ access }, { status: response.status });
-    });
-    server.clock.advance((ACCESS_LIFETIME_SECONDS + 1) * 1000);
+    const { session, signedIn } = await signedInWorld(
+      async (path, response) => {
+        if (path !== 'token/refresh/') return response;
+        const { access } = (await response.json()) as TokenPair;
+        return Response.json({ access }, { status: response.status });
+      },
+      { secondsLeft: 30 },
+    );
 
     await fetchAffiliates(session.client);
 

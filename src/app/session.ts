@@ -1,12 +1,12 @@
 // The session: the auth actor (machines/auth.ts, given its side effects) and the API client that
-// every call goes through, wired together. The client reads the token from the actor; a 401
-// asks the actor's token refresh machine for a new token, one refresh however many ask.
+// every call goes through, wired together. The client reads the token from the actor, waiting
+// for the refresh of a token about to expire; a 401 on an authenticated call ends the session.
 import { createActor, waitFor, type Actor } from 'xstate';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
-import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
+import { gateFor, isExpired, msUntilRefresh } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { TokenStorage } from './token-storage.ts';
 
@@ -32,33 +32,51 @@ export interface SessionOptions {
 
 export function createSession(options: SessionOptions): Session {
   let pendingRefresh: Promise<string | null> | null = null;
+  /** The access token the last refresh gave. */
+  let refreshed: string | null = null;
   let unsubscribe: (() => void) | null = null;
 
   const currentAccess = () => auth.getSnapshot().context.token?.access ?? null;
 
-  /** One refresh at a time; a request refused with an old token just retries with the new one. */
-  function refreshAccessToken(refused: string | null): Promise<string | null> {
-    const snapshot = auth.getSnapshot();
-    if (!snapshot.matches('authenticated')) return Promise.resolve(null);
+  /**
+   * Under 60 s left, or expired: the call waits for a refresh. A token a refresh has just given
+   * is used while it lasts, since with a lifetime under 60 s refreshing again would not help.
+   */
+  function needsRefreshFirst(access: string): boolean {
+    const now = Date.now();
+    return msUntilRefresh(access, now) <= 0 && (access !== refreshed || isExpired(access, now));
+  }
+
+  /**
+   * The token a call goes out with. While signed in, a token with under 60 s left (or expired)
+   * is refreshed first, by the one refresh every waiting call shares; a tab waking from sleep so
+   * never sends a token the server is about to refuse. Null when the session ended meanwhile.
+   */
+  function accessTokenForCall(): string | null | Promise<string | null> {
     const access = currentAccess();
-    if (access !== null && access !== refused) return Promise.resolve(access);
-    if (!pendingRefresh) {
-      pendingRefresh = waitFor(auth, (s) => !s.matches('authenticated') || s.context.token?.access !== refused)
-        .then((s) => (s.matches('authenticated') ? (s.context.token?.access ?? null) : null))
-        .finally(() => {
-          pendingRefresh = null;
-        });
-      auth.send({ type: 'REFRESH.REQUEST' });
-    }
+    if (!auth.getSnapshot().matches('authenticated') || access === null || !needsRefreshFirst(access)) return access;
+    pendingRefresh ??= waitFor(auth, (s) => !s.matches('authenticated') || !needsRefreshFirst(s.context.token?.access ?? ''))
+      .then((s) => (s.matches('authenticated') ? (s.context.token?.access ?? null) : null))
+      .finally(() => {
+        pendingRefresh = null;
+      });
+    auth.send({ type: 'REFRESH.REQUEST' });
     return pendingRefresh;
+  }
+
+  /** A 401 ends the session it was meant for; a call made with an older token changes nothing. */
+  function endSessionOnUnauthorized(refused: string | null) {
+    if (refused !== null && auth.getSnapshot().matches('authenticated') && currentAccess() === refused) {
+      auth.send({ type: 'SESSION.EXPIRED', message: null });
+    }
   }
 
   const client = createApiClient({
     baseUrl: options.baseUrl,
     fetch: options.fetch,
-    getAccessToken: currentAccess,
+    getAccessToken: accessTokenForCall,
     getImpersonatedAffiliate: () => impersonation.getSnapshot().context.affiliateId,
-    refreshAccessToken,
+    onUnauthorized: endSessionOnUnauthorized,
   });
 
   const authApi = createAuthApi(client);
@@ -85,6 +103,7 @@ export function createSession(options: SessionOptions): Session {
       }
       const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
       options.storage.write({ username, access: answer.access, refresh: answer.refresh ?? refresh });
+      refreshed = answer.access;
       return answer;
     };
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;

@@ -6,12 +6,13 @@
 //                    (so its pending screen can be seen) and released when the outcome step runs;
 //                    a failure is a transport fault (network, a proxy's 500) or a real refusal (a
 //                    wrong password or code, a token expired by moving the server's clock)
-//   session events   another tab writing the stored token; a request meeting a 401, which makes
-//                    the session refresh (or end) its tokens at the server
+//   session events   another tab writing the stored token; a request made after the tab slept
+//                    (both clocks moved on past the token's expiry), which waits for the session's
+//                    refresh; a request meeting a 401, which ends the session
 // Before and after every step, the screen must be the one of the path's state (`screens` below),
 // with the machine's error text on its error line, and the token stored exactly when signed in.
 import { act, screen, waitFor } from '@testing-library/react';
-import { expect } from 'vitest';
+import { expect, vi, type MockInstance } from 'vitest';
 import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
 import type { AuthEvent } from '../../machines/auth.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
@@ -36,9 +37,8 @@ import type { ActorDoneEvent, ActorErrorEvent, AuthInvokeId } from './auth-paths
 import type { MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
 
-/** The reference server's token lifetimes (server/app.ts defaults, which createTestServer keeps). */
+/** The reference server's access token lifetime (server/app.ts default, which createTestServer keeps). */
 const ACCESS_LIFETIME_MS = 5 * 60_000;
-const REFRESH_LIFETIME_MS = 24 * 60 * 60_000;
 const TOTP_STEP_MS = 30_000;
 /** How long a screen may take to appear after a step (a server call, a re-render). */
 const SCREEN_TIMEOUT_MS = 3_000;
@@ -427,6 +427,20 @@ export function startAuthDriver(): AuthDriver {
   const server = createTestServer({ now: Date.now() });
   const { users } = addFixtures(server.db, { now: server.clock.now() });
   const steer = steerableServer(server);
+  /** The refresh calls the session made. */
+  let refreshCalls = 0;
+  const counting: TestServer = {
+    ...steer.server,
+    fetch: (input, init) => {
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+      if (url.endsWith(`/${REFRESH_CALL}`)) refreshCalls += 1;
+      return steer.server.fetch(input, init);
+    },
+  };
+  /** How far the browser's clock has moved on while the tab slept (Date.now, which the session reads). */
+  let clockOffset = 0;
+  let dateNow: MockInstance<() => number> | null = null;
+  const realNow = Date.now.bind(Date);
   const qrCode = controllableQrCode();
   const rendered: RenderWithSessionResult = renderWithSession(
     <>
@@ -435,7 +449,7 @@ export function startAuthDriver(): AuthDriver {
         <p>Portal content</p>
       </AuthGate>
     </>,
-    { server: steer.server, loadQrCode: qrCode.load },
+    { server: counting, loadQrCode: qrCode.load },
   );
   const { user } = rendered;
   const session: Session = rendered.session;
@@ -629,8 +643,19 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  /** An authenticated request; a 401 makes the session refresh the tokens (or end the session). */
+  /** An authenticated request: it waits for a refresh when the token has under 60 s left; a 401 ends the session. */
   const request = () => session.client.request('affiliates/');
+
+  /**
+   * The tab slept: the browser's clock and the server's moved on past the access token's expiry
+   * (not the refresh token's), while no timer of the tab ran.
+   */
+  function sleepPastAccessExpiry() {
+    const asleep = ACCESS_LIFETIME_MS + 1_000;
+    server.clock.advance(asleep);
+    clockOffset += asleep;
+    dateNow ??= vi.spyOn(Date, 'now').mockImplementation(() => realNow() + clockOffset);
+  }
 
   async function refreshTokens() {
     const before = storedAccess();
@@ -640,24 +665,26 @@ export function startAuthDriver(): AuthDriver {
       await waitFor(() => expect(storedAccess()).not.toBe(before), { timeout: SCREEN_TIMEOUT_MS });
       return;
     }
-    // The access token has expired at the server, though not yet for the browser.
-    server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+    sleepPastAccessExpiry();
+    const refreshesBefore = refreshCalls;
     await act(async () => {
       await request();
     });
+    expect(refreshCalls, 'the request waited for one refresh').toBe(refreshesBefore + 1);
     expect(storedAccess()).not.toBeNull();
     expect(storedAccess()).not.toBe(before);
   }
 
   async function endSession(message: string | null) {
     if (message === null) {
-      // Both tokens have expired at the server: the refresh is refused with a 401.
-      server.clock.advance(REFRESH_LIFETIME_MS + 1_000);
+      // The server refuses the access token the browser still trusts: its answer is a 401.
+      server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
     } else {
+      // After the tab slept, the refresh the request waits for fails.
       const status = Number(/(\d{3})$/.exec(message)?.[1]);
       if (message !== messages.refresh(status)) throw new Error(`No real way to end the session with '${message}'`);
       steer.failNext(REFRESH_CALL, { status });
-      server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+      sleepPastAccessExpiry();
     }
     await act(async () => {
       await expect(request()).rejects.toMatchObject({ status: 401 });
@@ -696,17 +723,23 @@ export function startAuthDriver(): AuthDriver {
   return {
     async run(path) {
       const { steps } = path;
-      for (let index = 1; index < steps.length; index += 1) {
-        const from = steps[index - 1]!.state;
-        const { event, state } = steps[index]!;
-        await expectScreenOf(from);
-        if (isOutcome(event)) {
-          settle(event);
-        } else {
-          holdCalls(steps, index);
-          await perform(event as AuthEvent, from, outcomesAfter(steps, index));
+      try {
+        for (let index = 1; index < steps.length; index += 1) {
+          const from = steps[index - 1]!.state;
+          const { event, state } = steps[index]!;
+          await expectScreenOf(from);
+          if (isOutcome(event)) {
+            settle(event);
+          } else {
+            holdCalls(steps, index);
+            await perform(event as AuthEvent, from, outcomesAfter(steps, index));
+          }
+          await expectScreenOf(state);
         }
-        await expectScreenOf(state);
+      } finally {
+        dateNow?.mockRestore();
+        dateNow = null;
+        clockOffset = 0;
       }
     },
   };
