@@ -177,4 +177,35 @@ describe('a failed refresh', () => {
     expect(harness.heard).toEqual([{ type: 'SESSION.EXPIRED', message: 'Token refresh failed: 500' }]);
     expect(harness.child().getSnapshot().value).toBe('failed');
   });
+
+  it('tries again after 1 s, 2 s and 4 s when the server cannot be reached, then ends the session', async () => {
+    const unreachable = new ApiError('Network Error: the server could not be reached.', 'network');
+    harness = start(tokensWith(30), () => Promise.reject(unreachable));
+    await settle();
+    expect(harness.calls).toHaveLength(1);
+
+    for (const [wait, calls] of [[1, 2], [2, 3], [4, 4]] as const) {
+      await vi.advanceTimersByTimeAsync(wait * SECOND - 1);
+      expect(harness.calls).toHaveLength(calls - 1);
+      expect(harness.heard).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(harness.calls).toHaveLength(calls);
+    }
+
+    expect(harness.heard).toEqual([{ type: 'SESSION.EXPIRED', message: unreachable.message }]);
+    expect(harness.child().getSnapshot().value).toBe('failed');
+  });
+
+  it('keeps the session when the server answers again within the retries', async () => {
+    const rotated = tokensWith(600, 'refresh-2');
+    harness = start(tokensWith(30), (call) =>
+      call < 3 ? Promise.reject(new ApiError('Network Error: the server could not be reached.', 'network')) : Promise.resolve(rotated),
+    );
+    await settle();
+    await vi.advanceTimersByTimeAsync(3 * SECOND);
+
+    expect(harness.calls).toHaveLength(3);
+    expect(harness.heard).toEqual([{ type: 'TOKEN.REFRESHED', tokens: rotated }]);
+    expect(harness.child().getSnapshot().value).toBe('scheduled');
+  });
 });

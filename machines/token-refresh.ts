@@ -3,10 +3,13 @@
 //   checking    with under 60 s left, or expired, refresh at once; otherwise schedule
 //   scheduled   waiting until 60 s before expiry (or until a request meets a 401)
 //   refreshing  the one refresh call in flight; a missing new refresh token keeps the old one
-//   failed      the refresh failed: the parent clears the token and returns to login
+//   retrying    the server could not be reached: try again after 1 s, 2 s, 4 s
+//   failed      the refresh failed (an HTTP error, or unreachable after 3 retries): the parent
+//               clears the token and returns to login
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
 import { msUntilRefresh } from '../src/domain/auth-token.ts';
+import { MAX_RETRIES, retryDelay } from '../src/domain/retry-policy.ts';
 
 /** After a refresh, the next one waits at least this long, even for a very short-lived token. */
 const MIN_REFRESH_INTERVAL_MS = 5_000;
@@ -17,6 +20,8 @@ export interface TokenRefreshContext {
   tokens: TokenPair;
   /** Set after a refresh: the next one then waits at least MIN_REFRESH_INTERVAL_MS. */
   justRefreshed: boolean;
+  /** Retries of the refresh in flight that could not reach the server. */
+  retries: number;
 }
 
 export type TokenRefreshEvent =
@@ -43,6 +48,9 @@ export const tokenRefreshMachine = setup({
   },
   guards: {
     isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, Date.now()) <= 0,
+    /** No answer at all (no HTTP status), and retries left: an HTTP error answer is final. */
+    canRetryUnreachable: ({ context, event }) =>
+      context.retries < MAX_RETRIES && 'error' in event && isUnreachable(event.error),
   },
   delays: {
     refreshDelay: ({ context }) =>
@@ -50,6 +58,7 @@ export const tokenRefreshMachine = setup({
         Math.max(msUntilRefresh(context.tokens.access, Date.now()), context.justRefreshed ? MIN_REFRESH_INTERVAL_MS : 0),
         MAX_TIMER_MS,
       ),
+    retryDelay: ({ context }) => retryDelay(context.retries),
   },
   actions: {
     storeRefreshed: assign({
@@ -58,13 +67,16 @@ export const tokenRefreshMachine = setup({
         refresh: output.refresh ?? context.tokens.refresh,
       }),
       justRefreshed: true,
+      retries: 0,
     }),
+    countRetry: assign({ retries: ({ context }) => context.retries + 1 }),
     storeUpdated: assign({
       tokens: ({ event }) => {
         assertEvent(event, 'TOKEN.UPDATED');
         return event.tokens;
       },
       justRefreshed: false,
+      retries: 0,
     }),
     notifyRefreshed: sendParent(({ context }): TokenRefreshParentEvent => ({ type: 'TOKEN.REFRESHED', tokens: context.tokens })),
     notifyExpired: sendParent((_, error: unknown): TokenRefreshParentEvent => ({
@@ -74,7 +86,7 @@ export const tokenRefreshMachine = setup({
   },
 }).createMachine({
   id: 'tokenRefresh',
-  context: ({ input }) => ({ tokens: input.tokens, justRefreshed: false }),
+  context: ({ input }) => ({ tokens: input.tokens, justRefreshed: false, retries: 0 }),
   initial: 'checking',
   on: {
     'TOKEN.UPDATED': { target: '.checking', actions: 'storeUpdated' },
@@ -97,15 +109,27 @@ export const tokenRefreshMachine = setup({
           target: 'scheduled',
           actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'notifyRefreshed'],
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'notifyExpired', params: ({ event }: { event: { error: unknown } }) => event.error },
-        },
+        onError: [
+          { guard: 'canRetryUnreachable', target: 'retrying', actions: 'countRetry' },
+          {
+            target: 'failed',
+            actions: { type: 'notifyExpired', params: ({ event }: { event: { error: unknown } }) => event.error },
+          },
+        ],
       },
+    },
+    retrying: {
+      tags: ['pending'],
+      after: { retryDelay: 'refreshing' },
     },
     failed: { type: 'final' },
   },
 });
+
+/** A call that got no answer: the client's network error (see ApiError's kind). */
+function isUnreachable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'kind' in error && error.kind === 'network';
+}
 
 /** A 401 ends the session quietly; other failures say why ('Token refresh failed: {status}'). */
 function refreshFailureMessage(error: unknown): string | null {

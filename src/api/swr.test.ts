@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client.ts';
-import { createGarbageCollector, GC_TIME_MS, isRetryable, retryDelay } from './swr.ts';
+import { retryDelay } from '../domain/retry-policy.ts';
+import { createGarbageCollector, GC_TIME_MS, isRetryable } from './swr.ts';
 
 describe('the query cache rules (spec section 9)', () => {
   it('retries 5xx answers and network failures, never a 4xx or a bad response', () => {

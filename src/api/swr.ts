@@ -1,25 +1,18 @@
 // How server data is cached (spec section 9): fresh for 5 minutes (no refetch before, no refetch
 // on focus), unused entries dropped 5 minutes after their last user leaves, and 3 retries with
 // 1000 ms doubling to at most 30000 ms, only for failures a retry can mend (5xx, network): a 4xx
-// is final, and a 401 has already been through the session's refresh.
+// is final, and a 401 has already ended the session.
 import { useEffect } from 'react';
 import { unstable_serialize, type Cache, type Middleware, type SWRConfiguration } from 'swr';
+import { MAX_RETRIES, retryDelay } from '../domain/retry-policy.ts';
 import { ApiError } from './client.ts';
 
 export const STALE_TIME_MS = 5 * 60_000;
 export const GC_TIME_MS = 5 * 60_000;
-export const MAX_RETRIES = 3;
-export const RETRY_BASE_MS = 1000;
-export const RETRY_MAX_MS = 30_000;
 
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   return error.kind === 'network' || (error.kind === 'http' && error.status !== null && error.status >= 500);
-}
-
-/** The wait before retry number `attempt` (1, 2, 3): 1000 ms doubled per attempt, at most 30000 ms. */
-export function retryDelay(attempt: number): number {
-  return Math.min(RETRY_BASE_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
 }
 
 /** Tracks who uses each cache entry, and drops it GC_TIME_MS after the last user left. */

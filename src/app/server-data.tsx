@@ -7,7 +7,8 @@
 // Only lazily loaded views import this module, so SWR stays out of what /login downloads.
 import { createContext, use, useMemo, type ReactNode } from 'react';
 import { SWRConfig, type SWRConfiguration } from 'swr';
-import { isRetryable, MAX_RETRIES, swrConfiguration } from '../api/swr.ts';
+import { isRetryable, swrConfiguration } from '../api/swr.ts';
+import { MAX_RETRIES } from '../domain/retry-policy.ts';
 import { readClaims } from '../domain/auth-token.ts';
 import type { Session } from './session.ts';
 import { useAuthSelector, useSession } from './session-context.tsx';

@@ -9,10 +9,13 @@ import { generatePaths, noted, type MachineModel, type ModelPaths } from './path
 
 /** The event XState sends itself when the named delay `refreshDelay` of state `scheduled` ends. */
 export const REFRESH_DELAY_EVENT = 'xstate.after.refreshDelay.tokenRefresh.scheduled';
+/** The event XState sends itself when the named delay `retryDelay` of state `retrying` ends. */
+export const RETRY_DELAY_EVENT = 'xstate.after.retryDelay.tokenRefresh.retrying';
 
 export type TokenRefreshModelEvent =
   | TokenRefreshEvent
   | { type: typeof REFRESH_DELAY_EVENT }
+  | { type: typeof RETRY_DELAY_EVENT }
   | { type: 'xstate.done.actor.refresh'; output: RefreshResponse }
   | { type: 'xstate.error.actor.refresh'; error: unknown };
 
@@ -42,6 +45,8 @@ export function tokenRefreshEvents(now: number = Date.now()): TokenRefreshModelE
     // What src/api/auth.ts refresh() throws: a 401 keeps the generic text, other statuses say so.
     refreshError(401, httpErrorText(401, 'Unauthorized')),
     refreshError(500, messages.refresh(500)),
+    noted({ type: 'xstate.error.actor.refresh', error: new ApiError(messages.network, 'network') }, 'error: the server could not be reached'),
+    noted({ type: RETRY_DELAY_EVENT }, 'the retry wait is over'),
   ];
 }
 
