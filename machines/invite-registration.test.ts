@@ -110,11 +110,22 @@ describe('the invite lookup', () => {
     expect(snapshot.status).toBe('done');
   });
 
-  it("'other errors use the error field or HTTP Error: {status}': Invalid Invite with the lookup's message", async () => {
-    const { until } = start({ lookup: () => Promise.reject(new ApiError(messages.network, 'network')) });
-    const snapshot = await until((s) => s.matches('invalid'));
-    expect(snapshot.context.error).toBe(messages.network);
-    expect(selectIsPending(snapshot)).toBe(false);
+  it("'other errors use the error field or HTTP Error: {status}': the lookup's message, and Retry looks again", async () => {
+    let calls = 0;
+    const { until, actor } = start({
+      lookup: () => (++calls === 1 ? Promise.reject(new ApiError(messages.network, 'network')) : Promise.resolve(invite)),
+    });
+    const failed = await until((s) => s.matches('unavailable'));
+    expect(failed.context.error).toBe(messages.network);
+    expect(selectIsPending(failed)).toBe(false);
+    expect(failed.status).toBe('active');
+
+    actor.send({ type: 'INVITE.RETRY' });
+    expect(selectIsPending(actor.getSnapshot())).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
+    const found = await until((s) => s.matches('form'));
+    expect(found.context.affiliateName).toBe('Child Two');
+    expect(calls).toBe(2);
   });
 });
 
@@ -251,7 +262,7 @@ describe('registering', () => {
 describe('the default side effects', () => {
   it('are provided by the page: the bare machine cannot look an invite up', async () => {
     const actor = createActor(inviteRegistrationMachine, { input: { inviteId: 'x' } }).start();
-    const snapshot = await waitFor(actor, (s) => s.matches('invalid'), { timeout: 1000 });
+    const snapshot = await waitFor(actor, (s) => s.matches('unavailable'), { timeout: 1000 });
     expect(snapshot.context.error).toBe('lookupInvite is provided by the invite page');
     actor.stop();
   });

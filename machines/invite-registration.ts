@@ -1,6 +1,7 @@
 // Invite registration (spec sections 2, 4, 5, 7 and 8), on /invite/{inviteId}. States:
 //   validating   the invite is looked up: a validating spinner
-//   invalid      'Invalid Invite': the lookup's message, and Go to Login
+//   invalid      'Invalid Invite' (the lookup answered 404): its message, and Go to Login
+//   unavailable  the lookup failed otherwise (network, 5xx): its message, Retry and Go to Login
 //   form         the 'Join' form showing the affiliate's name: Email, Password, Confirm Password;
 //                the client rules are checked here, before anything is sent
 //   submitting   'Creating Account...' while the account is created
@@ -38,7 +39,10 @@ export interface InviteRegistrationContext {
   error: string | null;
 }
 
-export type InviteRegistrationEvent = { type: 'REGISTRATION.SUBMIT' } & RegistrationForm;
+export type InviteRegistrationEvent =
+  | ({ type: 'REGISTRATION.SUBMIT' } & RegistrationForm)
+  /** Retry after a lookup that failed for another reason than an invalid invite. */
+  | { type: 'INVITE.RETRY' };
 
 export interface InviteRegistrationInput {
   inviteId: string;
@@ -85,7 +89,7 @@ export function registrationErrors(error: unknown): RegistrationFailure {
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const formOf = (event: InviteRegistrationEvent): RegistrationForm => ({
+const formOf = (event: Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>): RegistrationForm => ({
   email: event.email,
   password: event.password,
   confirmPassword: event.confirmPassword,
@@ -106,6 +110,8 @@ export const inviteRegistrationMachine = setup({
     }),
   },
   guards: {
+    /** Only a 404 says the invite itself is invalid or expired; anything else may pass. */
+    isInviteNotFound: ({ event }) => 'error' in event && event.error instanceof ApiError && event.error.status === 404,
     isFormInvalid: ({ event }) => {
       assertEvent(event, 'REGISTRATION.SUBMIT');
       return Object.keys(formErrors(formOf(event))).length > 0;
@@ -117,7 +123,7 @@ export const inviteRegistrationMachine = setup({
     /** Goes to /, where the login gate asks for 2FA set-up; provided by the page. */
     goHome: () => {},
     storeInvite: assign({ affiliateName: (_, invite: Invite) => invite.affiliate.name, error: null }),
-    showInvalidInvite: assign({ error: (_, text: string) => text }),
+    showLookupError: assign({ error: (_, text: string) => text }),
     showFormErrors: assign({
       fieldErrors: ({ event }) => {
         assertEvent(event, 'REGISTRATION.SUBMIT');
@@ -143,10 +149,16 @@ export const inviteRegistrationMachine = setup({
         src: 'lookupInvite',
         input: ({ context }) => ({ inviteId: context.inviteId }),
         onDone: { target: 'form', actions: { type: 'storeInvite', params: ({ event }) => event.output } },
-        onError: { target: 'invalid', actions: { type: 'showInvalidInvite', params: ({ event }) => errorText(event.error) } },
+        onError: [
+          { guard: 'isInviteNotFound', target: 'invalid', actions: { type: 'showLookupError', params: ({ event }) => errorText(event.error) } },
+          { target: 'unavailable', actions: { type: 'showLookupError', params: ({ event }) => errorText(event.error) } },
+        ],
       },
     },
     invalid: { type: 'final' },
+    unavailable: {
+      on: { 'INVITE.RETRY': { target: 'validating', actions: 'clearErrors' } },
+    },
     form: {
       on: {
         'REGISTRATION.SUBMIT': [

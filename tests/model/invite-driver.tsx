@@ -2,6 +2,7 @@
 // through the real invite page, in a real session, talking to the reference server in process.
 // Each event of the path becomes something real (style.md, "Model-based tests"):
 //   REGISTRATION.SUBMIT   the user types the form and presses Create Account
+//   INVITE.RETRY          the user presses Retry after a failed lookup
 //   lookupInvite          GET affiliates/invites/{id}/: the fixtures' valid invite for a done; an
 //                         unknown, expired or used one for the 404; a network fault otherwise
 //   register              POST affiliates/invites/register/: the real registration for a done; a
@@ -38,6 +39,8 @@ const UNKNOWN_INVITE = '00000000-0000-4000-8000-000000000000';
 
 const REGISTER_CALL = 'affiliates/invites/register/';
 const lookupCall = (inviteId: string) => `affiliates/invites/${inviteId}/`;
+
+type SubmitEvent = Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>;
 
 // --- Outcomes and the faults behind them ----------------------------------------------------
 
@@ -163,7 +166,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
   }
 
   /** What the user types for a submit: the sample, adjusted to bring about the register outcome ahead. */
-  function formFor(event: InviteRegistrationEvent, ahead: InviteOutcome | undefined): RegistrationForm {
+  function formFor(event: SubmitEvent, ahead: InviteOutcome | undefined): RegistrationForm {
     const sample = { email: event.email, password: event.password, confirmPassword: event.confirmPassword };
     if (Object.keys(formErrors(sample)).length > 0 || !ahead) return sample;
     const fault = faultOf(ahead);
@@ -172,7 +175,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     return sample;
   }
 
-  async function submit(event: InviteRegistrationEvent, ahead: InviteOutcome | undefined) {
+  async function submit(event: SubmitEvent, ahead: InviteOutcome | undefined) {
     if (!user) throw new Error('The page is not rendered');
     const form = formFor(event, ahead);
     for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
@@ -212,6 +215,13 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
       } else if (snapshot.matches('invalid')) {
         heading('Invalid Invite');
         expect(button('Go to Login')).toBeEnabled();
+        noButton('Retry');
+        expect(statusTexts()).toEqual([]);
+        expect(shownAlerts()).toEqual([context.error]);
+      } else if (snapshot.matches('unavailable')) {
+        heading('Could Not Check Invite');
+        expect(button('Go to Login')).toBeEnabled();
+        expect(button('Retry')).toBeEnabled();
         expect(statusTexts()).toEqual([]);
         expect(shownAlerts()).toEqual([context.error]);
       } else {
@@ -268,8 +278,10 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
           settle(event);
         } else {
           holdCalls(steps, index);
+          const userEvent = event as InviteRegistrationEvent;
           const next = steps[index + 1]?.event;
-          await submit(event as InviteRegistrationEvent, next && isOutcome(next) ? next : undefined);
+          if (userEvent.type === 'INVITE.RETRY') await user?.click(button('Retry'));
+          else await submit(userEvent, next && isOutcome(next) ? next : undefined);
         }
         await expectScreenOf(state);
       }

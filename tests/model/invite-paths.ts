@@ -2,7 +2,8 @@
 // the paths generated from the real machine (machines/invite-registration.ts). `npm run paths`
 // prints them; the model-based suite (invite-ui.test.tsx) turns each into a test, with a path
 // more for each sample the generated ones leave out (every-sample.ts).
-//   User events      the 'Join' form submitted: complete, or breaking each client rule
+//   User events      the 'Join' form submitted: complete, or breaking each client rule; Retry
+//                    after a lookup that failed for another reason than an invalid invite
 //   Actor outcomes   xstate.done.actor.<id> / xstate.error.actor.<id> for lookupInvite and
 //                    register, with answers and error texts exactly as the reference server (in
 //                    process, tests/utils/api-server.ts) and src/api/invites.ts give them
@@ -79,6 +80,7 @@ export function inviteEvents(): InviteModelEvent[] {
     done('lookupInvite', invite, `affiliate.name '${VALID_INVITE_AFFILIATE}'`),
     failed('lookupInvite', new ApiError(messages.inviteNotFound, 'http', 404), '404'),
     failed('lookupInvite', new ApiError(messages.network, 'network'), 'network fault'),
+    noted({ type: 'INVITE.RETRY' }, 'Retry'),
 
     // POST affiliates/invites/register/
     done('register', registered, 'user and tokens, no 2fa_method'),

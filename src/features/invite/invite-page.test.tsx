@@ -88,14 +88,23 @@ describe('Invite registration: the invite', () => {
     expect(screen.getByText('Login page')).toBeInTheDocument();
   });
 
-  it("says 'HTTP Error: {status}' when the lookup fails otherwise", async () => {
+  it.each([
+    ['HTTP Error: 502', { status: 502 }],
+    ['Network Error: the server could not be reached.', {}],
+  ])("says '%s' with Retry when the lookup fails otherwise, and Retry looks again", async (text, fault) => {
     const { server, fixtures } = setup();
     const steer = steerableServer(server);
-    steer.failNext(`affiliates/invites/${fixtures.invites.valid}/`, { status: 502 });
-    renderInvite(fixtures.invites.valid, steer.server);
+    steer.failNext(`affiliates/invites/${fixtures.invites.valid}/`, fault);
+    const { user, location } = renderInvite(fixtures.invites.valid, steer.server);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Invite' })).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 502');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Could Not Check Invite' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(text);
+    expect(screen.getByRole('button', { name: 'Go to Login' })).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await joinHeading()).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(location.history.at(-1)).toBe(`/invite/${fixtures.invites.valid}`);
   });
 });
 

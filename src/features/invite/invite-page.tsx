@@ -1,6 +1,7 @@
 // Invite registration (spec section 2), on /invite/{inviteId}, outside the login gate: the
-// validating spinner, then 'Invalid Invite' or the 'Join' form; after registering, the new
-// account's token is stored and the user goes to /, where the login gate asks for 2FA set-up.
+// validating spinner, then 'Invalid Invite', or the lookup's message and Retry when it failed
+// for another reason, or the 'Join' form; after registering, the new account's token is stored
+// and the user goes to /, where the login gate asks for 2FA set-up.
 // The machine (machines/invite-registration.ts) decides; this page renders it and sends to it.
 import { useMachine } from '@xstate/react';
 import { useMemo } from 'react';
@@ -54,6 +55,21 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
         <div className="invite-actions">
           <button type="button" className="button-primary" onClick={toLogin}>
             Go to Login
+          </button>
+        </div>
+      </InviteCard>
+    );
+  }
+  if (snapshot.matches('unavailable')) {
+    return (
+      <InviteCard title="Could Not Check Invite">
+        <Alert message={snapshot.context.error} />
+        <div className="invite-actions">
+          <button type="button" onClick={toLogin}>
+            Go to Login
+          </button>
+          <button type="button" className="button-primary" onClick={() => actorRef.send({ type: 'INVITE.RETRY' })}>
+            Retry
           </button>
         </div>
       </InviteCard>
