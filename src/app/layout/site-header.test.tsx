@@ -61,11 +61,35 @@ describe('View as Affiliate', () => {
     await user.selectOptions(selector, 'P1');
     expect(session.impersonation.getSnapshot().context.affiliateId).toBe('P1');
     expect(screen.getByText(`Viewing as ${parentName}`)).toBeInTheDocument();
-    expect(location.history.at(-1)).toBe('/');
+    // The tab the user is on stays: Reports stays Reports.
+    expect(location.history.at(-1)).toBe('/reports');
+    expect(screen.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page');
 
     await user.click(screen.getByRole('button', { name: `Stop viewing as ${parentName}` }));
     expect(session.impersonation.getSnapshot().context.affiliateId).toBeNull();
     expect(screen.queryByText(`Viewing as ${parentName}`)).not.toBeInTheDocument();
+    expect(location.history.at(-1)).toBe('/reports');
+  });
+
+  it("goes from an affiliate's dashboard (/affiliate/{id}) to / when another affiliate is chosen", async () => {
+    const server = await signedInAs('admin');
+    const { user, location } = renderLayout(server, '/affiliate/C1');
+    const selector = await screen.findByLabelText('View as Affiliate');
+    await within(selector).findAllByRole('option');
+    await user.selectOptions(selector, 'P1');
+
+    expect(location.history.at(-1)).toBe('/');
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('keeps the dashboard of all affiliates (/) where it is', async () => {
+    const server = await signedInAs('admin');
+    const { user, location } = renderLayout(server, '/');
+    const selector = await screen.findByLabelText('View as Affiliate');
+    await within(selector).findAllByRole('option');
+    await user.selectOptions(selector, 'P1');
+
+    expect(location.history).toEqual(['/']);
   });
 
   it('sends impersonate_affiliate with every request while viewing as an affiliate', async () => {

@@ -12,7 +12,7 @@ import { useSession } from '../session-context.tsx';
 
 function ViewAsSelector() {
   const session = useSession();
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const id = useId();
   const selected = useSelector(session.impersonation, selectImpersonatedAffiliate);
   const { data: affiliates, error } = useOwnAffiliates(session.client, true);
@@ -20,8 +20,9 @@ function ViewAsSelector() {
 
   const choose = (affiliateId: string) => {
     session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId });
-    // The route's affiliate may not be in the new view: start at its dashboard.
-    navigate('/');
+    // The user stays on their tab; only an affiliate's dashboard, whose affiliate may not be in
+    // the new view, goes back to the dashboard of all affiliates.
+    if (location.startsWith('/affiliate/')) navigate('/');
   };
 
   return (
