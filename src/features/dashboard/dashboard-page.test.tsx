@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { MAX_RETRIES, retryDelay } from '../../api/swr.ts';
+import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, expectedFigures, money, shownStats as shownStatsOf, statBoxes, today } from '../../../tests/utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
@@ -359,5 +359,40 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Sales Dashboard');
     const forbidden = urls.filter((url) => url.searchParams.get('impersonate_affiliate') === C1 && url.pathname.endsWith('/payment_events/'));
     expect(forbidden).toHaveLength(1);
+  });
+});
+
+describe('a dashboard left open past midnight', () => {
+  const paymentStarts = (urls: URL[]) =>
+    urls
+      .filter((url) => url.pathname.endsWith('/payment_events/'))
+      .map((url) => DateTime.fromISO(url.searchParams.get('start') ?? '').toMillis());
+
+  it.each([
+    ['the tab becomes visible again', () => document.dispatchEvent(new Event('visibilitychange'))],
+    ['the user next presses a key', () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }))],
+  ])('moves Last 30 days to the new day when %s, and fetches it', async (_when, wake) => {
+    const midnight = DateTime.now().plus({ days: 1 }).startOf('day');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(midnight.minus({ seconds: 30 }).toMillis());
+    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(server);
+    renderDashboard(recording);
+    await waitForData();
+    const before = midnight.minus({ days: 31 }).toMillis();
+    expect(paymentStarts(urls)).toEqual([before]);
+
+    vi.setSystemTime(midnight.plus({ seconds: 30 }).toMillis());
+    server.clock.set(Date.now());
+    await settle();
+    expect(paymentStarts(urls), 'nothing moves before the page is used or seen again').toEqual([before]);
+
+    act(() => {
+      wake();
+    });
+
+    await waitFor(() => expect(paymentStarts(urls)).toEqual([before, midnight.minus({ days: 30 }).toMillis()]));
+    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument(), { timeout: 5000 });
+    expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })));
   });
 });

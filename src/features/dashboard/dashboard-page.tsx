@@ -18,12 +18,13 @@ import { env } from '../../config/env.ts';
 import { readClaims } from '../../domain/auth-token.ts';
 import { deriveDashboard } from '../../domain/dashboard.ts';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
-import { dateRange, toQuery } from '../../domain/dates.ts';
+import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 import { ServerDataProvider, useIsFinalError } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
+import { useToday } from './use-today.ts';
 import './dashboard.css';
 
 /** The three child machines; invoked at the root, so they run as long as the dashboard does. */
@@ -46,7 +47,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const [, navigate] = useLocation();
   const headingId = useId();
 
-  const range = useMemo(() => dateRange(mode, { customStart, customEnd }), [mode, customStart, customEnd]);
+  const today = useToday();
+  const range = useMemo(() => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }), [mode, customStart, customEnd, today]);
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
 
