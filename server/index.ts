@@ -1,5 +1,5 @@
 // Runs the reference API and, when a built portal is given, serves it on the same port:
-// the API at /api/v2/, static files from dist/ with an SPA fallback to index.html.
+// the API at /api/v2/, static files from dist/, and index.html for every route of the portal.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { DateTime } from 'luxon';
-import { API_BASE, createApp } from './app.ts';
+import { createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { ensureDemoData } from './seed.ts';
 
@@ -28,6 +28,22 @@ export interface RunningServer {
   url: string;
   db: Db;
   close(): Promise<void>;
+}
+
+const isApiPath = (urlPath: string) => /^\/api(\/|$)/.test(urlPath);
+
+/**
+ * A route of the portal: not the API or the demo tools, and not a file (under /assets/, a last
+ * segment with an extension, or a segment starting with a dot such as /.git/).
+ */
+export function isPageRoute(urlPath: string): boolean {
+  return (
+    !isApiPath(urlPath) &&
+    !/^\/__dev(\/|$)/.test(urlPath) &&
+    !urlPath.startsWith('/assets/') &&
+    !/\.[a-z0-9]+$/i.test(urlPath) &&
+    !urlPath.includes('/.')
+  );
 }
 
 /** The signing key: JWT_SECRET when set, else one made on first start and kept in the database. */
@@ -59,20 +75,20 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const distDir = options.distDir;
   if (distDir) {
     const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const distRoot = path.relative(process.cwd(), distDir);
     root.use(
       '/assets/*',
       serveStatic({
-        root: path.relative(process.cwd(), distDir),
+        root: distRoot,
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     );
-    // Other files of dist/ (favicon, bundle report) by name; a path without an extension, '/'
-    // included, is a route of the portal.
-    const files = serveStatic({ root: path.relative(process.cwd(), distDir) });
-    root.use((c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) && !c.req.path.startsWith(API_BASE) ? files(c, next) : next()));
-    // SPA fallback: any other GET outside the API is a route of the portal.
+    // Other files of dist/ (the favicon) by name.
+    const files = serveStatic({ root: distRoot });
+    root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
+    // SPA fallback for page routes only: a missing file is a 404, not the portal's page.
     root.get('*', (c) => {
-      if (c.req.path.startsWith(API_BASE)) return c.notFound();
+      if (!isPageRoute(c.req.path)) return c.notFound();
       c.header('Cache-Control', 'no-cache');
       return c.html(indexHtml);
     });

@@ -1,0 +1,82 @@
+// @vitest-environment node
+// What startServer serves besides the API: the built portal's files (a missing file is a 404, the
+// SPA fallback is for page routes only), the e-mail outbox (demo mode, on a loopback address only)
+// and the security headers on every answer. Each test runs a real server on a free port against a
+// small dist/ folder of its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer, type ServerOptions } from './index.ts';
+
+const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+
+let workDir: string;
+let distDir: string;
+const running: RunningServer[] = [];
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-serving-'));
+  distDir = path.join(workDir, 'dist');
+  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
+  fs.writeFileSync(path.join(distDir, 'assets', 'app-abc123.js'), 'console.log("portal");\n');
+  fs.writeFileSync(path.join(distDir, 'favicon.ico'), 'icon');
+  return () => fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+let databases = 0;
+
+/** A server on a free port; `base` is where a client on this machine reaches it. */
+async function serve(options: Partial<ServerOptions> = {}): Promise<{ base: string; server: RunningServer }> {
+  const server = await startServer({
+    port: 0,
+    databasePath: path.join(workDir, `portal-${++databases}.sqlite`),
+    distDir,
+    demo: false,
+    log: () => {},
+    ...options,
+  });
+  running.push(server);
+  // A server bound to every address is reached on the IPv4 loopback.
+  const base = server.url.replace('//localhost:', '//127.0.0.1:');
+  return { base, server };
+}
+
+describe('static files and the SPA fallback', () => {
+  it('serves the built files and answers every page route with index.html', async () => {
+    const { base } = await serve();
+    const asset = await fetch(`${base}/assets/app-abc123.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toContain('portal');
+    expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
+    for (const route of ['/', '/login', '/reports', '/affiliate/AFF-100', '/invite/3b9f6c2e-8d41-4a7b-9e05-1c6d2f8a7b40', '/no/such/page']) {
+      const page = await fetch(`${base}${route}`);
+      expect(page.status, route).toBe(200);
+      expect(page.headers.get('content-type'), route).toMatch(/^text\/html/);
+      expect(await page.text(), route).toBe(INDEX_HTML);
+    }
+  });
+
+  it('answers 404, not the portal page, for a missing file', async () => {
+    const { base } = await serve();
+    for (const missing of ['/assets/nope.js', '/assets/nope', '/assets/deep/nope.css', '/.env', '/package.json', '/bundle-report.json', '/nope.txt', '/reports/nope.png', '/.git/HEAD', '/__dev/nope']) {
+      const answer = await fetch(`${base}${missing}`);
+      expect(answer.status, missing).toBe(404);
+      expect(await answer.text(), missing).not.toContain('<div id="root">');
+    }
+  });
+
+  it('answers 404 for an unknown API path, never the portal page', async () => {
+    const { base } = await serve();
+    for (const missing of ['/api/v2/nope/', '/api/v1/affiliates/', '/api/']) {
+      const answer = await fetch(`${base}${missing}`);
+      expect(answer.status, missing).toBe(404);
+      expect(await answer.text(), missing).not.toContain('<div id="root">');
+    }
+  });
+});
