@@ -2,6 +2,7 @@
 // the API at /api/v2/, static files from dist/, and index.html for every route of the portal.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -9,6 +10,7 @@ import { Hono } from 'hono';
 import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { isLoopbackHost } from './loopback.ts';
 import { ensureDemoData } from './seed.ts';
 
 export interface ServerOptions {
@@ -18,7 +20,7 @@ export interface ServerOptions {
   databasePath: string;
   /** The built portal to serve, or none for an API-only server (Vite serves the portal). */
   distDir?: string;
-  /** Seeds demo data and lists the outbox at /__dev/outbox. */
+  /** Seeds demo data and, on a loopback hostname only, lists the outbox at /__dev/outbox. */
   demo: boolean;
   accessLifetimeSeconds?: number;
   log?: (line: string) => void;
@@ -27,6 +29,8 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   db: Db;
+  /** Whether /__dev/outbox lists the e-mails. */
+  outbox: boolean;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,12 @@ export function isPageRoute(urlPath: string): boolean {
   );
 }
 
+/** The host part of the server's URL: localhost for every address or none, an IPv6 address in brackets. */
+function urlHost(hostname: string | undefined): string {
+  if (hostname === undefined || hostname === '0.0.0.0' || hostname === '::') return 'localhost';
+  return net.isIPv6(hostname) ? `[${hostname}]` : hostname;
+}
+
 /** The signing key: JWT_SECRET when set, else one made on first start and kept in the database. */
 function signingSecret(db: Db): Uint8Array {
   const fromEnv = process.env.JWT_SECRET;
@@ -62,10 +72,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const db = openDatabase(options.databasePath);
   if (options.demo) ensureDemoData(db, { today: DateTime.local(), log });
+  const hostname = options.hostname ?? '127.0.0.1';
+  // The outbox hands out sign-in codes: only this machine may read it.
+  const outbox = options.demo && isLoopbackHost(hostname);
   const { app: api } = createApp({
     db,
     secret: signingSecret(db),
-    demo: options.demo,
+    demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
   });
@@ -95,10 +108,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
 
   return new Promise((resolve) => {
-    const server = serve({ fetch: root.fetch, port: options.port, hostname: options.hostname ?? '127.0.0.1' }, (info) => {
+    const server = serve({ fetch: root.fetch, port: options.port, hostname }, (info) => {
       resolve({
-        url: `http://${options.hostname === '0.0.0.0' ? 'localhost' : (options.hostname ?? 'localhost')}:${info.port}`,
+        url: `http://${urlHost(options.hostname)}:${info.port}`,
         db,
+        outbox,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
+import { isLoopbackHost } from './loopback.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
 
@@ -78,5 +79,40 @@ describe('static files and the SPA fallback', () => {
       expect(answer.status, missing).toBe(404);
       expect(await answer.text(), missing).not.toContain('<div id="root">');
     }
+  });
+});
+
+describe('the e-mail outbox', () => {
+  it('tells loopback hosts from the others', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '', '10.0.0.5', '192.168.1.20', '128.0.0.1', 'example.com', 'localhost.example.com', '::2']) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it('is listed in demo mode on a loopback address', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '127.0.0.1' });
+    const answer = await fetch(`${base}/__dev/outbox`);
+    expect(answer.status).toBe(200);
+    expect(server.outbox).toBe(true);
+    expect(Array.isArray(await answer.json())).toBe(true);
+  });
+
+  it('is listed on the IPv6 loopback too, at a URL that names it', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '::1' });
+    expect(base).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    expect((await fetch(`${base}/__dev/outbox`)).status).toBe(200);
+    expect(server.outbox).toBe(true);
+  });
+
+  it('is not listed on a public address, even in demo mode', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '0.0.0.0' });
+    const answer = await fetch(`${base}/__dev/outbox`);
+    expect(answer.status).toBe(404);
+    expect(server.outbox).toBe(false);
+    // The portal itself is served there.
+    expect((await fetch(`${base}/login`)).status).toBe(200);
   });
 });
