@@ -9,6 +9,10 @@ export interface EnvConfig {
   databasePath: string;
   demo: boolean;
   accessLifetimeSeconds: number | undefined;
+  /** Sends Strict-Transport-Security: only behind HTTPS (HSTS=1). */
+  hsts: boolean;
+  /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
+  tagManager: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -38,6 +42,8 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     databasePath: env.DATABASE_PATH ?? 'data/portal.sqlite',
     demo,
     accessLifetimeSeconds: positiveInteger(env, 'ACCESS_TOKEN_LIFETIME', undefined),
+    hsts: env.HSTS === '1',
+    tagManager: Boolean(env.VITE_GTM_ID),
   };
 }
 

@@ -11,6 +11,7 @@ import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
+import { noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 
 export interface ServerOptions {
@@ -23,6 +24,10 @@ export interface ServerOptions {
   /** Seeds demo data and, on a loopback hostname only, lists the outbox at /__dev/outbox. */
   demo: boolean;
   accessLifetimeSeconds?: number;
+  /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
+  hsts?: boolean;
+  /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
+  tagManager?: boolean;
   log?: (line: string) => void;
 }
 
@@ -84,6 +89,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   });
 
   const root = new Hono();
+  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
+  root.use('/api/*', noStore);
+  root.use('/__dev/*', noStore);
   root.route('/', api);
   const distDir = options.distDir;
   if (distDir) {

@@ -11,6 +11,9 @@ import { startServer, type RunningServer, type ServerOptions } from './index.ts'
 import { isLoopbackHost } from './loopback.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP_WITH_TAG_MANAGER =
+  "default-src 'self'; script-src 'self' https://www.googletagmanager.com; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 let workDir: string;
 let distDir: string;
@@ -114,5 +117,71 @@ describe('the e-mail outbox', () => {
     expect(server.outbox).toBe(false);
     // The portal itself is served there.
     expect((await fetch(`${base}/login`)).status).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  /** One answer of each kind: the portal page, a built file, an API success and API errors. */
+  async function answers(base: string): Promise<Record<string, Response>> {
+    const invite = await fetch(`${base}/api/v2/affiliates/invites/nope/`);
+    return {
+      page: await fetch(`${base}/`),
+      route: await fetch(`${base}/reports`),
+      asset: await fetch(`${base}/assets/app-abc123.js`),
+      missingAsset: await fetch(`${base}/assets/nope.js`),
+      apiNotFound: invite,
+      apiUnauthorized: await fetch(`${base}/api/v2/affiliates/`),
+      apiBadRequest: await fetch(`${base}/api/v2/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      apiWrongMethod: await fetch(`${base}/api/v2/affiliates/`, { method: 'DELETE' }),
+    };
+  }
+
+  it('sends the content security policy and the other headers on every answer', async () => {
+    const { base } = await serve();
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('content-security-policy'), kind).toBe(CSP);
+      expect(answer.headers.get('x-content-type-options'), kind).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy'), kind).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers.get('x-frame-options'), kind).toBe('DENY');
+      expect(answer.headers.get('strict-transport-security'), kind).toBeNull();
+    }
+  });
+
+  it('allows the tag manager script when the server runs with a tag manager', async () => {
+    const { base } = await serve({ tagManager: true });
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('content-security-policy'), kind).toBe(CSP_WITH_TAG_MANAGER);
+    }
+  });
+
+  it('sends Strict-Transport-Security only when told to', async () => {
+    const { base } = await serve({ hsts: true });
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('strict-transport-security'), kind).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it('keeps API answers, errors included, and the outbox out of every cache', async () => {
+    const { base } = await serve({ demo: true });
+    const all = await answers(base);
+    expect(all.apiNotFound!.status).toBe(404);
+    expect(all.apiUnauthorized!.status).toBe(401);
+    expect(all.apiBadRequest!.status).toBe(400);
+    expect(all.apiWrongMethod!.status).toBe(405);
+    for (const kind of ['apiNotFound', 'apiUnauthorized', 'apiBadRequest', 'apiWrongMethod']) {
+      expect(all[kind]!.headers.get('cache-control'), kind).toBe('no-store');
+    }
+    const signIn = await fetch(`${base}/api/v2/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'berlin', password: 'Portal-demo-2026' }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/api/v1/affiliates/`)).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/__dev/outbox`)).headers.get('cache-control')).toBe('no-store');
+    // The portal's files keep their own rules: hashed assets for a year, the page revalidated.
+    expect(all.asset!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(all.page!.headers.get('cache-control')).toBe('no-cache');
   });
 });
