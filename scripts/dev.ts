@@ -2,15 +2,15 @@
 // /api and /__dev to it (vite.config.ts).
 import { createServer } from 'vite';
 import { startServer } from '../server/index.ts';
-import { banner, readServerConfig, stopOnSignals } from './server-config.ts';
+import { banner, readServerConfigOrExit, stopOnSignals } from './server-config.ts';
 
-const config = readServerConfig(Number(process.env.API_PORT ?? 8080));
+const config = readServerConfigOrExit(Number(process.env.API_PORT ?? 8080));
 process.env.API_PORT = String(config.port);
 const api = await startServer(config);
 const vite = await createServer();
 await vite.listen();
 const url = vite.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? api.url;
-console.log(banner(url, config.demo));
+console.log(banner(url, { demo: config.demo, outbox: api.outbox }));
 stopOnSignals(async () => {
   await vite.close();
   await api.close();

@@ -1,5 +1,6 @@
 // The server settings `npm start` and `npm run dev` read from the environment, and the banner
 // they print: the URL, the demo accounts and the invite link.
+import { isLoopbackHost } from '../server/loopback.ts';
 import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
 
 export interface EnvConfig {
@@ -8,28 +9,55 @@ export interface EnvConfig {
   databasePath: string;
   demo: boolean;
   accessLifetimeSeconds: number | undefined;
+  /** Sends Strict-Transport-Security: only behind HTTPS (HSTS=1). */
+  hsts: boolean;
+  /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
+  tagManager: boolean;
 }
 
-function positiveInteger(name: string, fallback: number | undefined): number | undefined {
-  const raw = process.env[name];
+type Env = Record<string, string | undefined>;
+
+function positiveInteger(env: Env, name: string, fallback: number | undefined): number | undefined {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
   return value;
 }
 
-export function readServerConfig(defaultPort: number): EnvConfig {
+export function readServerConfig(defaultPort: number, env: Env = process.env): EnvConfig {
+  const hostname = env.HOST ?? '127.0.0.1';
+  // npm start is the demo: seeded data and the outbox, unless DEMO=0.
+  const demo = env.DEMO !== '0';
+  // The demo's accounts and password are public: a demo reachable from other machines is opt-in.
+  if (demo && !isLoopbackHost(hostname) && env.DEMO_PUBLIC !== '1') {
+    throw new Error(
+      `Refusing to start: the demo (DEMO=1, the default) on HOST=${hostname} lets anyone who reaches it sign in with the published demo accounts; ` +
+        `set DEMO=0, listen on a loopback HOST (127.0.0.1, ::1, localhost), or set DEMO_PUBLIC=1 to publish the demo anyway (its e-mail outbox stays off).`,
+    );
+  }
   return {
-    port: positiveInteger('PORT', defaultPort) ?? defaultPort,
-    hostname: process.env.HOST ?? '127.0.0.1',
-    databasePath: process.env.DATABASE_PATH ?? 'data/portal.sqlite',
-    // npm start is the demo: seeded data and the outbox, unless DEMO=0.
-    demo: process.env.DEMO !== '0',
-    accessLifetimeSeconds: positiveInteger('ACCESS_TOKEN_LIFETIME', undefined),
+    port: positiveInteger(env, 'PORT', defaultPort) ?? defaultPort,
+    hostname,
+    databasePath: env.DATABASE_PATH ?? 'data/portal.sqlite',
+    demo,
+    accessLifetimeSeconds: positiveInteger(env, 'ACCESS_TOKEN_LIFETIME', undefined),
+    hsts: env.HSTS === '1',
+    tagManager: Boolean(env.VITE_GTM_ID),
   };
 }
 
-export function banner(url: string, demo: boolean): string {
+/** readServerConfig, or the reason it failed on one line and exit status 1. */
+export function readServerConfigOrExit(defaultPort: number): EnvConfig {
+  try {
+    return readServerConfig(defaultPort);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+export function banner(url: string, { demo, outbox }: { demo: boolean; outbox: boolean }): string {
   const lines = [``, `  Affiliate portal running at ${url}`, ``];
   if (demo) {
     lines.push(`  Demo accounts (password "${DEMO_PASSWORD}"):`);
@@ -38,7 +66,8 @@ export function banner(url: string, demo: boolean): string {
       lines.push(`    ${account.username.padEnd(14)} ${account.description}${secret}`);
     }
     lines.push(``, `  Invite link:   ${url}/invite/${DEMO_INVITE_ID}`);
-    lines.push(`  E-mail outbox: ${url}/__dev/outbox (codes are also printed below)`, ``);
+    if (outbox) lines.push(`  E-mail outbox: ${url}/__dev/outbox (codes are also printed below)`, ``);
+    else lines.push(`  E-mailed codes are printed below (the outbox is listed only on a loopback HOST)`, ``);
   }
   lines.push(`  Press Ctrl-C to stop.`, ``);
   return lines.join('\n');

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../server/index.ts';
-import { banner, readServerConfig, stopOnSignals } from './server-config.ts';
+import { banner, readServerConfigOrExit, stopOnSignals } from './server-config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
@@ -26,6 +26,9 @@ function buildIsStale(): boolean {
   return sources.some((source) => newestModification(path.join(root, source)) > builtAt);
 }
 
+// Settings first: a refused configuration should not wait for a build.
+const config = readServerConfigOrExit(8080);
+
 if (buildIsStale()) {
   console.log('Building the portal (dist/ is missing or older than the sources)…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -36,7 +39,6 @@ if (buildIsStale()) {
   }
 }
 
-const config = readServerConfig(8080);
 const server = await startServer({ ...config, distDir: dist });
-console.log(banner(server.url, config.demo));
+console.log(banner(server.url, { demo: config.demo, outbox: server.outbox }));
 stopOnSignals(() => server.close());

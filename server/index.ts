@@ -1,14 +1,17 @@
 // Runs the reference API and, when a built portal is given, serves it on the same port:
-// the API at /api/v2/, static files from dist/ with an SPA fallback to index.html.
+// the API at /api/v2/, static files from dist/, and index.html for every route of the portal.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { DateTime } from 'luxon';
-import { API_BASE, createApp } from './app.ts';
+import { createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { isLoopbackHost } from './loopback.ts';
+import { noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 
 export interface ServerOptions {
@@ -18,16 +21,44 @@ export interface ServerOptions {
   databasePath: string;
   /** The built portal to serve, or none for an API-only server (Vite serves the portal). */
   distDir?: string;
-  /** Seeds demo data and lists the outbox at /__dev/outbox. */
+  /** Seeds demo data and, on a loopback hostname only, lists the outbox at /__dev/outbox. */
   demo: boolean;
   accessLifetimeSeconds?: number;
+  /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
+  hsts?: boolean;
+  /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
+  tagManager?: boolean;
   log?: (line: string) => void;
 }
 
 export interface RunningServer {
   url: string;
   db: Db;
+  /** Whether /__dev/outbox lists the e-mails. */
+  outbox: boolean;
   close(): Promise<void>;
+}
+
+const isApiPath = (urlPath: string) => /^\/api(\/|$)/.test(urlPath);
+
+/**
+ * A route of the portal: not the API or the demo tools, and not a file (under /assets/, a last
+ * segment with an extension, or a segment starting with a dot such as /.git/).
+ */
+export function isPageRoute(urlPath: string): boolean {
+  return (
+    !isApiPath(urlPath) &&
+    !/^\/__dev(\/|$)/.test(urlPath) &&
+    !urlPath.startsWith('/assets/') &&
+    !/\.[a-z0-9]+$/i.test(urlPath) &&
+    !urlPath.includes('/.')
+  );
+}
+
+/** The host part of the server's URL: localhost for every address or none, an IPv6 address in brackets. */
+function urlHost(hostname: string | undefined): string {
+  if (hostname === undefined || hostname === '0.0.0.0' || hostname === '::') return 'localhost';
+  return net.isIPv6(hostname) ? `[${hostname}]` : hostname;
 }
 
 /** The signing key: JWT_SECRET when set, else one made on first start and kept in the database. */
@@ -46,43 +77,50 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const db = openDatabase(options.databasePath);
   if (options.demo) ensureDemoData(db, { today: DateTime.local(), log });
+  const hostname = options.hostname ?? '127.0.0.1';
+  // The outbox hands out sign-in codes: only this machine may read it.
+  const outbox = options.demo && isLoopbackHost(hostname);
   const { app: api } = createApp({
     db,
     secret: signingSecret(db),
-    demo: options.demo,
+    demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
   });
 
   const root = new Hono();
+  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
+  root.use('/api/*', noStore);
+  root.use('/__dev/*', noStore);
   root.route('/', api);
   const distDir = options.distDir;
   if (distDir) {
     const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const distRoot = path.relative(process.cwd(), distDir);
     root.use(
       '/assets/*',
       serveStatic({
-        root: path.relative(process.cwd(), distDir),
+        root: distRoot,
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     );
-    // Other files of dist/ (favicon, bundle report) by name; a path without an extension, '/'
-    // included, is a route of the portal.
-    const files = serveStatic({ root: path.relative(process.cwd(), distDir) });
-    root.use((c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) && !c.req.path.startsWith(API_BASE) ? files(c, next) : next()));
-    // SPA fallback: any other GET outside the API is a route of the portal.
+    // Other files of dist/ (the favicon) by name.
+    const files = serveStatic({ root: distRoot });
+    root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
+    // SPA fallback for page routes only: a missing file is a 404, not the portal's page.
     root.get('*', (c) => {
-      if (c.req.path.startsWith(API_BASE)) return c.notFound();
+      if (!isPageRoute(c.req.path)) return c.notFound();
       c.header('Cache-Control', 'no-cache');
       return c.html(indexHtml);
     });
   }
 
   return new Promise((resolve) => {
-    const server = serve({ fetch: root.fetch, port: options.port, hostname: options.hostname ?? '127.0.0.1' }, (info) => {
+    const server = serve({ fetch: root.fetch, port: options.port, hostname }, (info) => {
       resolve({
-        url: `http://${options.hostname === '0.0.0.0' ? 'localhost' : (options.hostname ?? 'localhost')}:${info.port}`,
+        url: `http://${urlHost(options.hostname)}:${info.port}`,
         db,
+        outbox,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => {

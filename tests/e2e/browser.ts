@@ -1,8 +1,10 @@
 // The real browser for end-to-end tests: Debian's Chromium (or CHROMIUM_PATH, or an installed
-// Google Chrome) driven by playwright-core. No browser is ever downloaded.
+// Google Chrome) driven by playwright-core. No browser is ever downloaded. Every context it opens
+// (browser.newPage included) reports Content Security Policy violations to tests/e2e/csp.ts.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { watchCspViolations } from './csp.ts';
 
 function onPath(name: string): string | null {
   try {
@@ -26,8 +28,8 @@ export function findChromium(): string {
   );
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
     args: [
@@ -40,4 +42,12 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // browser.newPage opens its context through newContext too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCspViolations(context);
+    return context;
+  };
+  return browser;
 }

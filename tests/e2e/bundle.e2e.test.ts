@@ -3,11 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BundleReport } from '../../build/bundle-report.ts';
+import { bundleReportFile, type BundleReport } from '../../build/bundle-report.ts';
 import { DIST } from './portal.ts';
 
 describe('the production bundle', () => {
-  const report = JSON.parse(fs.readFileSync(path.join(DIST, 'bundle-report.json'), 'utf8')) as BundleReport;
+  const report = JSON.parse(fs.readFileSync(bundleReportFile(path.resolve(DIST, '..')), 'utf8')) as BundleReport;
+
+  it('keeps its report out of dist/, which is published as is', () => {
+    expect(path.relative(DIST, bundleReportFile(path.resolve(DIST, '..')))).toMatch(/^\.\./);
+    expect(fs.readdirSync(DIST, { recursive: true }).filter((file) => String(file).endsWith('bundle-report.json'))).toEqual([]);
+  });
 
   it('keeps what /login downloads within 100 KB gzip', () => {
     expect(report.login.bytes).toBeGreaterThan(0);

@@ -24,6 +24,8 @@ export async function startPortal(options: { accessLifetimeSeconds?: number } = 
     distDir: DIST,
     demo: true,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
+    // The build under test loads the tag manager when VITE_GTM_ID is set, as npm start's would.
+    tagManager: Boolean(process.env.VITE_GTM_ID),
     log: () => {},
   });
   return {

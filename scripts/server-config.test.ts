@@ -1,0 +1,50 @@
+// @vitest-environment node
+// The settings npm start and npm run dev read from the environment: a demo (DEMO=1, the default)
+// is refused on a public HOST unless DEMO_PUBLIC=1 says so; HSTS and the tag manager are opt-in.
+import { describe, expect, it } from 'vitest';
+import { banner, readServerConfig } from './server-config.ts';
+
+describe('readServerConfig', () => {
+  it('runs the demo on the loopback address by default', () => {
+    const config = readServerConfig(8080, {});
+    expect(config).toMatchObject({ port: 8080, hostname: '127.0.0.1', demo: true, hsts: false, tagManager: false });
+    for (const HOST of ['localhost', '::1', '127.0.0.2']) expect(readServerConfig(8080, { HOST }).demo).toBe(true);
+  });
+
+  it('refuses the demo on a public HOST, in one line saying why and what to do', () => {
+    for (const env of [{ HOST: '0.0.0.0' }, { HOST: '192.168.1.20', DEMO: '1' }, { HOST: '::', DEMO_PUBLIC: '0' }]) {
+      let message = '';
+      try {
+        readServerConfig(8080, env);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, JSON.stringify(env)).toContain(`HOST=${env.HOST}`);
+      expect(message).toContain('DEMO=0');
+      expect(message).toContain('DEMO_PUBLIC=1');
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('starts on a public HOST without the demo, or with DEMO_PUBLIC=1', () => {
+    expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO: '0' })).toMatchObject({ hostname: '0.0.0.0', demo: false });
+    expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO_PUBLIC: '1' })).toMatchObject({ hostname: '0.0.0.0', demo: true });
+  });
+
+  it('sends HSTS only with HSTS=1, and allows the tag manager when VITE_GTM_ID is set', () => {
+    expect(readServerConfig(8080, { HSTS: '1' }).hsts).toBe(true);
+    expect(readServerConfig(8080, { HSTS: '0' }).hsts).toBe(false);
+    expect(readServerConfig(8080, { VITE_GTM_ID: 'GTM-ABC123' }).tagManager).toBe(true);
+    expect(readServerConfig(8080, { VITE_GTM_ID: '' }).tagManager).toBe(false);
+  });
+});
+
+describe('banner', () => {
+  it('names the outbox only when the server lists it', () => {
+    expect(banner('http://localhost:8080', { demo: true, outbox: true })).toContain('http://localhost:8080/__dev/outbox');
+    const publicDemo = banner('http://localhost:8080', { demo: true, outbox: false });
+    expect(publicDemo).not.toContain('/__dev/outbox');
+    expect(publicDemo).toContain('printed below');
+    expect(banner('http://localhost:8080', { demo: false, outbox: false })).not.toContain('Demo accounts');
+  });
+});

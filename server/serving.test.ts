@@ -1,0 +1,187 @@
+// @vitest-environment node
+// What startServer serves besides the API: the built portal's files (a missing file is a 404, the
+// SPA fallback is for page routes only), the e-mail outbox (demo mode, on a loopback address only)
+// and the security headers on every answer. Each test runs a real server on a free port against a
+// small dist/ folder of its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer, type ServerOptions } from './index.ts';
+import { isLoopbackHost } from './loopback.ts';
+
+const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP_WITH_TAG_MANAGER =
+  "default-src 'self'; script-src 'self' https://www.googletagmanager.com; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+let workDir: string;
+let distDir: string;
+const running: RunningServer[] = [];
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-serving-'));
+  distDir = path.join(workDir, 'dist');
+  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
+  fs.writeFileSync(path.join(distDir, 'assets', 'app-abc123.js'), 'console.log("portal");\n');
+  fs.writeFileSync(path.join(distDir, 'favicon.ico'), 'icon');
+  return () => fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+let databases = 0;
+
+/** A server on a free port; `base` is where a client on this machine reaches it. */
+async function serve(options: Partial<ServerOptions> = {}): Promise<{ base: string; server: RunningServer }> {
+  const server = await startServer({
+    port: 0,
+    databasePath: path.join(workDir, `portal-${++databases}.sqlite`),
+    distDir,
+    demo: false,
+    log: () => {},
+    ...options,
+  });
+  running.push(server);
+  // A server bound to every address is reached on the IPv4 loopback.
+  const base = server.url.replace('//localhost:', '//127.0.0.1:');
+  return { base, server };
+}
+
+describe('static files and the SPA fallback', () => {
+  it('serves the built files and answers every page route with index.html', async () => {
+    const { base } = await serve();
+    const asset = await fetch(`${base}/assets/app-abc123.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toContain('portal');
+    expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
+    for (const route of ['/', '/login', '/reports', '/affiliate/AFF-100', '/invite/3b9f6c2e-8d41-4a7b-9e05-1c6d2f8a7b40', '/no/such/page']) {
+      const page = await fetch(`${base}${route}`);
+      expect(page.status, route).toBe(200);
+      expect(page.headers.get('content-type'), route).toMatch(/^text\/html/);
+      expect(await page.text(), route).toBe(INDEX_HTML);
+    }
+  });
+
+  it('answers 404, not the portal page, for a missing file', async () => {
+    const { base } = await serve();
+    for (const missing of ['/assets/nope.js', '/assets/nope', '/assets/deep/nope.css', '/.env', '/package.json', '/bundle-report.json', '/nope.txt', '/reports/nope.png', '/.git/HEAD', '/__dev/nope']) {
+      const answer = await fetch(`${base}${missing}`);
+      expect(answer.status, missing).toBe(404);
+      expect(await answer.text(), missing).not.toContain('<div id="root">');
+    }
+  });
+
+  it('answers 404 for an unknown API path, never the portal page', async () => {
+    const { base } = await serve();
+    for (const missing of ['/api/v2/nope/', '/api/v1/affiliates/', '/api/']) {
+      const answer = await fetch(`${base}${missing}`);
+      expect(answer.status, missing).toBe(404);
+      expect(await answer.text(), missing).not.toContain('<div id="root">');
+    }
+  });
+});
+
+describe('the e-mail outbox', () => {
+  it('tells loopback hosts from the others', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '', '10.0.0.5', '192.168.1.20', '128.0.0.1', 'example.com', 'localhost.example.com', '::2']) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it('is listed in demo mode on a loopback address', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '127.0.0.1' });
+    const answer = await fetch(`${base}/__dev/outbox`);
+    expect(answer.status).toBe(200);
+    expect(server.outbox).toBe(true);
+    expect(Array.isArray(await answer.json())).toBe(true);
+  });
+
+  it('is listed on the IPv6 loopback too, at a URL that names it', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '::1' });
+    expect(base).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    expect((await fetch(`${base}/__dev/outbox`)).status).toBe(200);
+    expect(server.outbox).toBe(true);
+  });
+
+  it('is not listed on a public address, even in demo mode', async () => {
+    const { base, server } = await serve({ demo: true, hostname: '0.0.0.0' });
+    const answer = await fetch(`${base}/__dev/outbox`);
+    expect(answer.status).toBe(404);
+    expect(server.outbox).toBe(false);
+    // The portal itself is served there.
+    expect((await fetch(`${base}/login`)).status).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  /** One answer of each kind: the portal page, a built file, an API success and API errors. */
+  async function answers(base: string): Promise<Record<string, Response>> {
+    const invite = await fetch(`${base}/api/v2/affiliates/invites/nope/`);
+    return {
+      page: await fetch(`${base}/`),
+      route: await fetch(`${base}/reports`),
+      asset: await fetch(`${base}/assets/app-abc123.js`),
+      missingAsset: await fetch(`${base}/assets/nope.js`),
+      apiNotFound: invite,
+      apiUnauthorized: await fetch(`${base}/api/v2/affiliates/`),
+      apiBadRequest: await fetch(`${base}/api/v2/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      apiWrongMethod: await fetch(`${base}/api/v2/affiliates/`, { method: 'DELETE' }),
+    };
+  }
+
+  it('sends the content security policy and the other headers on every answer', async () => {
+    const { base } = await serve();
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('content-security-policy'), kind).toBe(CSP);
+      expect(answer.headers.get('x-content-type-options'), kind).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy'), kind).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers.get('x-frame-options'), kind).toBe('DENY');
+      expect(answer.headers.get('strict-transport-security'), kind).toBeNull();
+    }
+  });
+
+  it('allows the tag manager script when the server runs with a tag manager', async () => {
+    const { base } = await serve({ tagManager: true });
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('content-security-policy'), kind).toBe(CSP_WITH_TAG_MANAGER);
+    }
+  });
+
+  it('sends Strict-Transport-Security only when told to', async () => {
+    const { base } = await serve({ hsts: true });
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('strict-transport-security'), kind).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it('keeps API answers, errors included, and the outbox out of every cache', async () => {
+    const { base } = await serve({ demo: true });
+    const all = await answers(base);
+    expect(all.apiNotFound!.status).toBe(404);
+    expect(all.apiUnauthorized!.status).toBe(401);
+    expect(all.apiBadRequest!.status).toBe(400);
+    expect(all.apiWrongMethod!.status).toBe(405);
+    for (const kind of ['apiNotFound', 'apiUnauthorized', 'apiBadRequest', 'apiWrongMethod']) {
+      expect(all[kind]!.headers.get('cache-control'), kind).toBe('no-store');
+    }
+    const signIn = await fetch(`${base}/api/v2/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'berlin', password: 'Portal-demo-2026' }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/api/v1/affiliates/`)).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/__dev/outbox`)).headers.get('cache-control')).toBe('no-store');
+    // The portal's files keep their own rules: hashed assets for a year, the page revalidated.
+    expect(all.asset!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(all.page!.headers.get('cache-control')).toBe('no-cache');
+  });
+});

@@ -1,0 +1,95 @@
+// The security headers as the browser receives them from the reference server (the portal's page,
+// its script and stylesheet, an API answer), and the Content Security Policy watch that every
+// other e2e test relies on: a violation on any page opened by the suite's browser is reported.
+import type { Browser, Page, Response } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { pendingCspViolations, takeCspViolations } from './csp.ts';
+import { startPortal, type Portal } from './portal.ts';
+import { DESKTOP, poll } from './session.ts';
+
+const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+let browser: Browser;
+let portal: Portal;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  page = undefined;
+});
+
+function expectSecurityHeaders(response: Response, what: string): Record<string, string> {
+  const headers = response.headers();
+  expect(headers['content-security-policy'], what).toBe(CSP);
+  expect(headers['x-content-type-options'], what).toBe('nosniff');
+  expect(headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
+  expect(headers['x-frame-options'], what).toBe('DENY');
+  // Only with HSTS=1, which the suite's plain-HTTP server does not set.
+  expect(headers['strict-transport-security'], what).toBeUndefined();
+  return headers;
+}
+
+describe('security headers', () => {
+  it('come with the portal page, its script and stylesheet, and API answers (kept out of caches)', async () => {
+    page = await (await browser.newContext(DESKTOP)).newPage();
+    const responses: Response[] = [];
+    page.on('response', (response) => responses.push(response));
+    const document = await page.goto(`${portal.url}/login`);
+    await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
+    expectSecurityHeaders(document!, 'the portal page');
+
+    const script = responses.find((response) => /\/assets\/index-[^/]+\.js$/.test(response.url()));
+    const stylesheet = responses.find((response) => /\/assets\/[^/]+\.css$/.test(response.url()));
+    expect(script, 'the entry script').toBeDefined();
+    expect(stylesheet, 'a stylesheet').toBeDefined();
+    expect(expectSecurityHeaders(script!, 'the entry script')['cache-control']).toBe('public, max-age=31536000, immutable');
+    expectSecurityHeaders(stylesheet!, 'the stylesheet');
+
+    // A wrong password: the API's error answer as the portal receives it.
+    const answer = page.waitForResponse((response) => response.url() === `${portal.url}/api/v2/token/`);
+    await page.getByLabel('Email or Username').fill('berlin');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    const api = await answer;
+    expect(api.status()).toBe(401);
+    expect(expectSecurityHeaders(api, 'the API answer')['cache-control']).toBe('no-store');
+  });
+});
+
+describe('the Content Security Policy watch', () => {
+  it('reports what the policy blocks on a page of browser.newPage and of browser.newContext', async () => {
+    const single = await browser.newPage(DESKTOP);
+    page = await (await browser.newContext(DESKTOP)).newPage();
+    for (const [which, target] of [['newPage', single], ['newContext', page]] as const) {
+      await target.goto(`${portal.url}/login`);
+      await target.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
+      expect(pendingCspViolations(), which).toEqual([]);
+      // An injected inline script and style attribute: both blocked, both reported.
+      const ran = await target.evaluate(() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.__inlineScriptRan = true;';
+        document.head.append(script);
+        document.body.setAttribute('style', 'outline: 1px solid red');
+        return (window as unknown as { __inlineScriptRan?: boolean }).__inlineScriptRan ?? false;
+      });
+      expect(ran, which).toBe(false);
+      // Each reaches the test twice: the page's securitypolicyviolation event and Chromium's message.
+      const expected = [/violation: script-src/, /violation: style-src/, /inline script violates/, /inline style violates/];
+      await poll(`${which}: both violations reported both ways`, () => {
+        const texts = pendingCspViolations().map((violation) => violation.text);
+        return expected.every((pattern) => texts.some((text) => pattern.test(text))) ? texts : undefined;
+      });
+      takeCspViolations();
+    }
+    await single.close();
+  });
+});
