@@ -9,7 +9,7 @@ import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
 import { openDatabase, type Db } from '../../server/db.ts';
 import type { OutboxMessage } from '../../server/mail.ts';
-import { hashPassword } from '../../server/passwords.ts';
+import { hashPasswordSync } from '../../server/passwords.ts';
 
 export type { OutboxMessage };
 
@@ -147,7 +147,7 @@ const hashes = new Map<string, string>();
 function cachedHash(password: string): string {
   let hash = hashes.get(password);
   if (hash === undefined) {
-    hash = hashPassword(password);
+    hash = hashPasswordSync(password);
     hashes.set(password, hash);
   }
   return hash;
