@@ -48,6 +48,8 @@ export interface TestServerOptions {
   accessLifetimeSeconds?: number;
   /** Lists the outbox at GET /__dev/outbox. */
   demo?: boolean;
+  /** Takes the client address from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -67,6 +69,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     secret: TEST_SECRET,
     now: clock.now,
     demo: options.demo ?? false,
+    trustProxy: options.trustProxy ?? false,
     ...(options.accessLifetimeSeconds === undefined ? {} : { accessLifetimeSeconds: options.accessLifetimeSeconds }),
     print: () => {},
   });
