@@ -8,6 +8,8 @@ export interface EnvConfig {
   databasePath: string;
   demo: boolean;
   accessLifetimeSeconds: number | undefined;
+  /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 function positiveInteger(name: string, fallback: number | undefined): number | undefined {
@@ -26,6 +28,7 @@ export function readServerConfig(defaultPort: number): EnvConfig {
     // npm start is the demo: seeded data and the outbox, unless DEMO=0.
     demo: process.env.DEMO !== '0',
     accessLifetimeSeconds: positiveInteger('ACCESS_TOKEN_LIFETIME', undefined),
+    trustProxy: process.env.TRUST_PROXY === '1',
   };
 }
 

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { DateTime } from 'luxon';
 import { API_BASE, createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { ensureDemoData } from './seed.ts';
 
 export interface ServerOptions {
@@ -22,6 +23,8 @@ export interface ServerOptions {
   demo: boolean;
   accessLifetimeSeconds?: number;
   log?: (line: string) => void;
+  /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -52,7 +55,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     demo: options.demo,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
+    trustProxy: options.trustProxy ?? false,
   });
+  // Expired rows (throttle counts, codes, mail, refresh tokens) go now and every few minutes;
+  // the timer does not keep the process alive.
+  pruneExpired(db, Date.now());
+  const pruning = setInterval(() => pruneExpired(db, Date.now()), PRUNE_INTERVAL_MS);
+  pruning.unref();
 
   const root = new Hono();
   root.route('/', api);
@@ -85,6 +94,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         db,
         close: () =>
           new Promise<void>((done) => {
+            clearInterval(pruning);
             server.close(() => {
               db.close();
               done();
