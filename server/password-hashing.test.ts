@@ -69,7 +69,7 @@ describe('other users while one account signs in 20 times at once', () => {
         headers: { 'Content-Type': 'application/json', ...(access ? { Authorization: `Bearer ${access}` } : {}) },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: await response.json() };
     };
     // The other user: parent, verified with a TOTP code.
     const partial = tokenPairSchema.parse((await post('token/', { username: 'parent', password: fx.users.parent.password })).body);

@@ -75,7 +75,7 @@ describe('tokens without exp', () => {
 });
 
 describe('a database made before chains were kept', () => {
-  it('opens with the chain column added, and opens again', async () => {
+  it('opens with the chain column added, and opens again', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-migration-'));
     const file = path.join(dir, 'portal.sqlite');
     try {
