@@ -1,6 +1,7 @@
 // @vitest-environment node
 // The settings npm start and npm run dev read from the environment: a demo (DEMO=1, the default)
-// is refused on a public HOST unless DEMO_PUBLIC=1 says so; HSTS and the tag manager are opt-in.
+// is refused on a public HOST unless DEMO_PUBLIC=1 says so; HSTS, the tag manager and trusting a
+// proxy's X-Forwarded-For are opt-in.
 import { describe, expect, it } from 'vitest';
 import { banner, readServerConfig } from './server-config.ts';
 
@@ -36,6 +37,12 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, { HSTS: '0' }).hsts).toBe(false);
     expect(readServerConfig(8080, { VITE_GTM_ID: 'GTM-ABC123' }).tagManager).toBe(true);
     expect(readServerConfig(8080, { VITE_GTM_ID: '' }).tagManager).toBe(false);
+  });
+
+  it("trusts a proxy's X-Forwarded-For only with TRUST_PROXY=1", () => {
+    expect(readServerConfig(8080, {}).trustProxy).toBe(false);
+    expect(readServerConfig(8080, { TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(readServerConfig(8080, { TRUST_PROXY: '1' }).trustProxy).toBe(true);
   });
 });
 

@@ -13,6 +13,8 @@ export interface EnvConfig {
   hsts: boolean;
   /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
   tagManager: boolean;
+  /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -44,6 +46,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     accessLifetimeSeconds: positiveInteger(env, 'ACCESS_TOKEN_LIFETIME', undefined),
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
+    trustProxy: env.TRUST_PROXY === '1',
   };
 }
 

@@ -28,6 +28,8 @@ export interface AppOptions {
   refreshLifetimeSeconds?: number;
   /** Where the outbox prints; the console by default. */
   print?: (line: string) => void;
+  /** Behind one reverse proxy: the client address for throttling is X-Forwarded-For's last entry. */
+  trustProxy?: boolean;
 }
 
 export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: ServerContext } {
@@ -37,6 +39,7 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     db,
     now,
     demo: options.demo ?? false,
+    trustProxy: options.trustProxy ?? false,
     tokens: createTokenService(db, {
       secret: options.secret,
       now,

@@ -13,11 +13,7 @@ export interface AuthRequirement {
 
 export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization');
-    if (!header) throw detail(401, messages.notAuthenticated);
-    const [scheme, token] = header.split(' ');
-    if (scheme !== 'Bearer' || !token) throw detail(401, messages.notAuthenticated);
-    const claims = await ctx.tokens.verifyAccess(token);
+    const claims = await ctx.tokens.verifyAccess(bearerToken(c.req.header('authorization')));
     const user = findUserById(ctx.db, claims.user_id);
     if (!user) throw detail(401, 'User not found');
     if (verified && !claims.is_2fa_verified) throw detail(403, 'Two-factor authentication required.');
@@ -26,6 +22,19 @@ export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): 
     c.set('scope', resolveScope(ctx.db, user.is_superuser === 1, user.affiliate_id, c.req.query('impersonate_affiliate')));
     await next();
   };
+}
+
+/**
+ * The token of an Authorization header, read as DRF SimpleJWT reads it: split on whitespace,
+ * the scheme exactly 'Bearer' (another scheme, 'bearer' included, is no credential for this
+ * back end), then exactly one more part.
+ */
+function bearerToken(header: string | undefined): string {
+  const parts = header?.split(/[ \t\n\r\v\f]+/).filter((part) => part !== '') ?? [];
+  if (parts[0] !== 'Bearer') throw detail(401, messages.notAuthenticated);
+  const [, token] = parts;
+  if (parts.length !== 2 || !token) throw detail(401, 'Authorization header must contain two space-delimited values');
+  return token;
 }
 
 function resolveScope(db: Db, isSuperuser: boolean, ownAffiliate: string | null, impersonate: string | undefined): Scope {

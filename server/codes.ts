@@ -1,12 +1,16 @@
 // One-time codes: RFC 6238 TOTP (otplib; each time step accepted once) and six-digit codes sent
-// by e-mail (valid 10 minutes, each accepted once).
+// by e-mail (valid 10 minutes, each accepted once, only the newest of a purpose, at most 5 sent
+// per user in 15 minutes).
 import { randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { ServerContext } from './context.ts';
+import type { Limit } from './throttle.ts';
 import type { UserRow } from './users.ts';
 
 export const CODE_LENGTH = 6;
 const EMAIL_CODE_LIFETIME_MS = 10 * 60_000;
+/** E-mails a user may be sent in 15 minutes: enough for a few Resends, not for a flood. */
+const SEND_LIMIT: Limit = { count: 5, windowMs: 15 * 60_000 };
 export const TOTP_ISSUER = 'Affiliate Portal';
 
 export function newTotpSecret(): string {
@@ -37,12 +41,27 @@ export async function checkTotp(ctx: ServerContext, secret: string, code: string
   }
 }
 
-/** Creates a code for the user, and e-mails it. */
+const sendKey = (user: UserRow) => `send:${user.id}`;
+
+/** Throws 429 while the user has been sent too many codes lately. */
+export function checkSendLimit(ctx: ServerContext, user: UserRow): void {
+  ctx.throttle.check(sendKey(user), SEND_LIMIT);
+}
+
+/**
+ * Creates a code for the user, and e-mails it. The new code replaces the user's unused codes of
+ * the purpose: however often one asks, one code is valid at a time.
+ */
 export function sendEmailCode(ctx: ServerContext, user: UserRow, purpose: 'setup' | 'login', deviceId: string | null): void {
+  checkSendLimit(ctx, user);
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-  ctx.db
-    .prepare('INSERT INTO email_codes (user_id, purpose, device_id, code, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(user.id, purpose, deviceId, code, ctx.now(), ctx.now() + EMAIL_CODE_LIFETIME_MS);
+  ctx.db.transaction(() => {
+    ctx.db.prepare('DELETE FROM email_codes WHERE user_id = ? AND purpose = ? AND used_at IS NULL').run(user.id, purpose);
+    ctx.db
+      .prepare('INSERT INTO email_codes (user_id, purpose, device_id, code, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(user.id, purpose, deviceId, code, ctx.now(), ctx.now() + EMAIL_CODE_LIFETIME_MS);
+  })();
+  ctx.throttle.record(sendKey(user));
   const subject = purpose === 'setup' ? 'Confirm e-mail two-factor authentication' : 'Your sign-in code';
   ctx.mail.send({
     to: user.email,
@@ -64,5 +83,8 @@ export function redeemEmailCode(ctx: ServerContext, user: UserRow, purpose: 'set
                    ORDER BY id DESC LIMIT 1)`,
     )
     .run(ctx.now(), user.id, purpose, code, ctx.now(), deviceId, deviceId);
-  return result.changes === 1;
+  if (result.changes !== 1) return false;
+  // The user proved the mailbox: a flood needs codes nobody enters, so the count starts again.
+  ctx.throttle.clear(sendKey(user));
+  return true;
 }

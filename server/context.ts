@@ -13,6 +13,8 @@ export interface ServerContext {
   throttle: Throttle;
   mail: Mailer;
   demo: boolean;
+  /** Takes the client address from X-Forwarded-For (behind one reverse proxy). */
+  trustProxy: boolean;
 }
 
 /** The affiliates a request may see: every one (a superuser not viewing as anyone) or a list. */

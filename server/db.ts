@@ -60,12 +60,15 @@ CREATE TABLE IF NOT EXISTS outbox (
   created_at INTEGER NOT NULL
 );
 
--- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once.
+-- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once. family
+-- names the chain a sign-in started (the jti of its first token; NULL: the token's own jti):
+-- reusing a token revokes the whole chain.
 CREATE TABLE IF NOT EXISTS refresh_tokens (
   jti TEXT PRIMARY KEY,
   user_id INTEGER NOT NULL REFERENCES users(id),
   expires_at INTEGER NOT NULL,
-  revoked_at INTEGER
+  revoked_at INTEGER,
+  family TEXT
 );
 
 CREATE TABLE IF NOT EXISTS payment_events (
@@ -133,7 +136,15 @@ export function openDatabase(file: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);
+  migrate(db);
   return db;
+}
+
+/** Brings a database made by an earlier version of the server up to the schema above. */
+function migrate(db: Db): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)').all();
+  if (!columns.some((column) => column.name === 'family')) db.exec('ALTER TABLE refresh_tokens ADD COLUMN family TEXT');
+  db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family)');
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

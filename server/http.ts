@@ -69,7 +69,7 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
     throw fieldErrors({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] });
   }
   // reportInput: issueText tells a missing field (input undefined) from a mistyped one.
-  const result = schema.safeParse(data, { reportInput: true });
+  const result = await schema.safeParseAsync(data, { reportInput: true });
   if (!result.success) throw fieldErrors(toFieldErrors(result.error));
   return result.data;
 }

@@ -11,6 +11,7 @@ import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
+import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 
@@ -29,6 +30,8 @@ export interface ServerOptions {
   /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
   tagManager?: boolean;
   log?: (line: string) => void;
+  /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -86,7 +89,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
+    trustProxy: options.trustProxy ?? false,
   });
+  // Expired rows (throttle counts, codes, mail, refresh tokens) go now and every few minutes;
+  // the timer does not keep the process alive.
+  pruneExpired(db, Date.now());
+  const pruning = setInterval(() => pruneExpired(db, Date.now()), PRUNE_INTERVAL_MS);
+  pruning.unref();
 
   const root = new Hono();
   root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
@@ -123,6 +132,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         outbox,
         close: () =>
           new Promise<void>((done) => {
+            clearInterval(pruning);
             server.close(() => {
               db.close();
               done();

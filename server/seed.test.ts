@@ -62,10 +62,10 @@ describe('static demo rows', () => {
     ]);
   });
 
-  it('gives every account the demo password and TOTP accounts a 20-byte Base32 secret', () => {
+  it('gives every account the demo password and TOTP accounts a 20-byte Base32 secret', async () => {
     for (const { password_hash } of all<{ password_hash: string }>(db, 'SELECT password_hash FROM users')) {
-      expect(verifyPassword(DEMO_PASSWORD, password_hash)).toBe(true);
-      expect(verifyPassword('wrong', password_hash)).toBe(false);
+      expect(await verifyPassword(DEMO_PASSWORD, password_hash)).toBe(true);
+      expect(await verifyPassword('wrong', password_hash)).toBe(false);
     }
     const secrets = DEMO_ACCOUNTS.filter((account) => account.method === 'totp').map((account) => account.totpSecret);
     expect(secrets).toHaveLength(2);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import { type Db, getMeta, setMeta } from './db.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPasswordSync } from './passwords.ts';
 import { moneyString, reportFigures, type ReportFigures } from './report-file.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026';
@@ -309,7 +309,7 @@ function insertUsers(db: Db): string[] {
   const missing = DEMO_ACCOUNTS.filter((account) => !exists.get(account.username));
   if (missing.length === 0) return [];
   // One scrypt hash (tens of milliseconds) serves every demo account: they share the password.
-  const passwordHash = hashPassword(DEMO_PASSWORD);
+  const passwordHash = hashPasswordSync(DEMO_PASSWORD);
   const insert = db.prepare(
     `INSERT OR IGNORE INTO users (username, email, password_hash, affiliate_id, is_superuser, twofa_method, totp_secret)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -1,6 +1,7 @@
 // Signed JWTs (HS256, jose) with the access claims of spec section 3. Password login gives a
 // partial pair (is_2fa_verified false); confirming a 2FA setup or verifying a code gives a full
-// one. Refresh tokens rotate: each works once, and the new pair keeps the old one's verification.
+// one. Refresh tokens rotate: each works once, and the new pair keeps the old one's verification;
+// a token used twice (stolen, one of the two users is not its owner) revokes its whole chain.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -35,10 +36,11 @@ export interface TokenPair {
 }
 
 export interface TokenService {
-  issue(user: UserRow, verified: boolean): Promise<TokenPair>;
+  /** A new pair; its refresh token continues `family` (a rotation) or starts a chain (a sign-in). */
+  issue(user: UserRow, verified: boolean, family?: string): Promise<TokenPair>;
   verifyAccess(token: string): Promise<AccessTokenClaims>;
-  /** Checks and revokes a refresh token; answers its user id and verification. */
-  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean }>;
+  /** Checks and revokes a refresh token; answers its user id, verification and chain. */
+  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean; family: string }>;
 }
 
 export interface TokenOptions {
@@ -51,8 +53,11 @@ export interface TokenOptions {
 export function createTokenService(db: Db, options: TokenOptions): TokenService {
   const { secret, now, accessLifetimeSeconds, refreshLifetimeSeconds } = options;
   const nowSeconds = () => Math.floor(now() / 1000);
-  const storeRefresh = db.prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at) VALUES (?, ?, ?)');
+  const storeRefresh = db.prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at, family) VALUES (?, ?, ?, ?)');
+  const findRefresh = db.prepare<[string], { family: string | null }>('SELECT family FROM refresh_tokens WHERE jti = ?');
   const revokeRefresh = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
+  // A token stored before chains were kept (family NULL) heads a chain named by its jti.
+  const revokeFamily = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE (family = ? OR jti = ?) AND revoked_at IS NULL');
 
   const sign = (claims: Record<string, unknown>, lifetime: number) =>
     new SignJWT(claims)
@@ -63,7 +68,8 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
 
   async function verify(token: string, invalid: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(now()) });
+      // A token without exp would never expire: refused, as every token this server signs has one.
+      const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(now()), requiredClaims: ['exp'] });
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw tokenNotValid(invalid);
@@ -72,7 +78,7 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
   }
 
   return {
-    async issue(user, verified) {
+    async issue(user, verified, family) {
       const refreshJti = randomUUID();
       const access = await sign(
         {
@@ -92,7 +98,7 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified },
         refreshLifetimeSeconds,
       );
-      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetimeSeconds) * 1000);
+      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetimeSeconds) * 1000, family ?? refreshJti);
       return { access, refresh };
     },
 
@@ -106,9 +112,16 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       const payload = await verify(token, 'Token is invalid or expired');
       const claims = payload as unknown as RefreshTokenClaims;
       if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
-      // Revoking and checking in one statement: a refresh token is redeemed at most once.
-      if (revokeRefresh.run(now(), claims.jti).changes !== 1) throw tokenNotValid('Token is blacklisted');
-      return { userId: claims.user_id, verified: claims.is_2fa_verified === true };
+      const stored = findRefresh.get(claims.jti);
+      if (!stored) throw tokenNotValid('Token is blacklisted');
+      const family = stored.family ?? claims.jti;
+      // Revoking and checking in one statement: a refresh token is redeemed at most once. A second
+      // use means two holders, one of them not the owner: the chain is revoked, successors too.
+      if (revokeRefresh.run(now(), claims.jti).changes !== 1) {
+        revokeFamily.run(now(), family, family);
+        throw tokenNotValid('Token is blacklisted');
+      }
+      return { userId: claims.user_id, verified: claims.is_2fa_verified === true, family };
     },
   };
 }

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
+import { passwordProblems } from '../password-rules.ts';
 import { hashPassword } from '../passwords.ts';
 import { findUserById, type UserRow } from '../users.ts';
 
@@ -20,11 +21,28 @@ interface InviteRow {
   name: string;
 }
 
-const registerBody = z.object({
-  email: requiredString.pipe(z.email('Enter a valid email address.')),
-  password: z.string().min(1, { abort: true }).min(8, 'This password is too short. It must contain at least 8 characters.').max(128),
-  invite_id: requiredString,
-});
+const MAX_PASSWORD_LENGTH = 128;
+
+const registerBody = z
+  .object({
+    email: requiredString.pipe(z.email('Enter a valid email address.')),
+    password: z.string().min(1, { abort: true }).max(MAX_PASSWORD_LENGTH),
+    invite_id: requiredString,
+  })
+  // The password rules, all that fail, beside the other fields' errors; against the e-mail
+  // address only when there is one to compare with.
+  .superRefine(
+    async (body, issues) => {
+      const email = typeof body.email === 'string' ? body.email : '';
+      for (const message of await passwordProblems(body.password, { email })) {
+        issues.addIssue({ code: 'custom', path: ['password'], message });
+      }
+    },
+    { when: ({ value }) => isCheckablePassword((value as { password?: unknown } | null)?.password) },
+  );
+
+const isCheckablePassword = (password: unknown) =>
+  typeof password === 'string' && password !== '' && password.length <= MAX_PASSWORD_LENGTH;
 
 export function affiliateRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
@@ -57,13 +75,14 @@ export function affiliateRoutes(ctx: ServerContext) {
     if (!invite) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
     const taken = ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?').get(email, email);
     if (taken) throw fieldErrors({ email: ['A user with that email already exists.'] });
+    const passwordHash = await hashPassword(password);
     const user = ctx.db.transaction((): UserRow | undefined => {
       // Marking the invite used in the same transaction: two registrations cannot share it.
       const used = ctx.db.prepare('UPDATE invites SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), invite.id);
       if (used.changes !== 1) return undefined;
       const { lastInsertRowid } = ctx.db
         .prepare('INSERT INTO users (username, email, password_hash, affiliate_id) VALUES (?, ?, ?, ?)')
-        .run(email, email, hashPassword(password), invite.affiliate_id);
+        .run(email, email, passwordHash, invite.affiliate_id);
       return findUserById(ctx.db, Number(lastInsertRowid));
     })();
     if (!user) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });

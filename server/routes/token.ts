@@ -3,15 +3,26 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { requireAuth } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import { checkTotp, redeemEmailCode, sendEmailCode } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, readBody, requiredString } from '../http.ts';
-import { verifyPassword } from '../passwords.ts';
+import { verifyNoPassword, verifyPassword } from '../passwords.ts';
+import type { Limit } from '../throttle.ts';
 import { findUserById, findUserByLogin } from '../users.ts';
 
 const loginBody = z.object({ username: requiredString, password: z.string().min(1) });
 const refreshBody = z.object({ refresh: requiredString });
 const codeBody = z.object({ token: requiredString });
+
+const MINUTE = 60_000;
+/** Wrong passwords from one client address, whatever the account: an attacker locks out only themself. */
+const ADDRESS_FAILURE_LIMIT: Limit = { count: 50, windowMs: 15 * MINUTE };
+/**
+ * Successful password sign-ins per account: a person needs a few in a quarter of an hour (a
+ * retry, a second device); each costs a hash, so whoever holds the password cannot burn CPU.
+ */
+const SIGN_IN_LIMIT: Limit = { count: 10, windowMs: 15 * MINUTE };
 
 export function tokenRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
@@ -19,24 +30,37 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/', async (c) => {
     const { username, password } = await readBody(c, loginBody);
+    const address = clientAddress(c, ctx.trustProxy);
     const user = findUserByLogin(ctx.db, username);
-    // Per account when there is one, so its username and e-mail address share the limit.
-    const key = user ? `login:user:${user.id}` : `login:${username.toLowerCase()}`;
-    ctx.throttle.check(key);
-    if (!user || !verifyPassword(password, user.password_hash)) {
-      ctx.throttle.fail(key);
+    // Wrong passwords count per account (its username and e-mail address share the limit) and
+    // client address, so that guesses from elsewhere never lock the owner out; and per address
+    // across accounts, so that one address cannot guess at every account.
+    const accountKey = `login:${user ? `user:${user.id}` : `name:${username.toLowerCase()}`}|${address}`;
+    const addressKey = `login-address:${address}`;
+    const signInKey = user ? `sign-in:${user.id}` : undefined;
+    ctx.throttle.check(accountKey);
+    ctx.throttle.check(addressKey, ADDRESS_FAILURE_LIMIT);
+    if (signInKey) ctx.throttle.check(signInKey, SIGN_IN_LIMIT);
+    // Counted before hashing and taken back after: concurrent requests cannot outrun a limit.
+    const failures = [ctx.throttle.record(accountKey), ctx.throttle.record(addressKey)];
+    const signIn = signInKey ? ctx.throttle.record(signInKey) : undefined;
+    // An unknown login costs a hash too: the answer time tells nothing about which accounts exist.
+    const accepted = user ? await verifyPassword(password, user.password_hash) : await verifyNoPassword(password);
+    if (!user || !accepted) {
+      if (signIn !== undefined) ctx.throttle.forget(signIn);
       throw detail(401, 'No active account found with the given credentials');
     }
-    ctx.throttle.clear(key);
+    for (const failure of failures) ctx.throttle.forget(failure);
+    ctx.throttle.clear(accountKey);
     return c.json(await ctx.tokens.issue(user, false));
   });
 
   app.post('/token/refresh/', async (c) => {
     const { refresh } = await readBody(c, refreshBody);
-    const { userId, verified } = await ctx.tokens.redeemRefresh(refresh);
+    const { userId, verified, family } = await ctx.tokens.redeemRefresh(refresh);
     const user = findUserById(ctx.db, userId);
     if (!user) throw detail(401, 'User not found');
-    return c.json(await ctx.tokens.issue(user, verified));
+    return c.json(await ctx.tokens.issue(user, verified, family));
   });
 
   app.post('/token/send-email/', partial, (c) => {
@@ -61,24 +85,27 @@ export function tokenRoutes(ctx: ServerContext) {
   app.post('/token/verify/', partial, async (c) => {
     const { token } = await readBody(c, codeBody);
     const user = c.get('user');
+    const method = user.twofa_method === 'totp' && !user.totp_secret ? null : user.twofa_method;
+    if (!method) {
+      throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });
+    }
+    // Per account, not per address: whoever holds a partial token knows the password already,
+    // and the second factor's guesses must not grow with the addresses an attacker has.
     const key = `code:${user.id}`;
     ctx.throttle.check(key);
+    // Counted before checking: concurrent guesses cannot outrun the limit.
+    ctx.throttle.record(key);
     let accepted = false;
-    if (user.twofa_method === 'totp' && user.totp_secret) {
+    if (method === 'totp' && user.totp_secret) {
       const step = await checkTotp(ctx, user.totp_secret, token, user.totp_last_step);
       if (step !== null) {
         ctx.db.prepare('UPDATE users SET totp_last_step = ? WHERE id = ?').run(step, user.id);
         accepted = true;
       }
-    } else if (user.twofa_method === 'email') {
-      accepted = redeemEmailCode(ctx, user, 'login', token, null);
     } else {
-      throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });
+      accepted = redeemEmailCode(ctx, user, 'login', token, null);
     }
-    if (!accepted) {
-      ctx.throttle.fail(key);
-      throw fieldErrors({ token: ['Invalid or expired code.'] });
-    }
+    if (!accepted) throw fieldErrors({ token: ['Invalid or expired code.'] });
     ctx.throttle.clear(key);
     return c.json(await ctx.tokens.issue(findUserById(ctx.db, user.id) ?? user, true));
   });

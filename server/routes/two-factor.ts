@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { requireAuth } from '../auth.ts';
-import { checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, totpUri } from '../codes.ts';
+import { checkSendLimit, checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, totpUri } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
 import { findUserById } from '../users.ts';
@@ -68,17 +68,17 @@ export function twoFactorRoutes(ctx: ServerContext) {
     const key = `code:${c.get('user').id}`;
     ctx.throttle.check(key);
     const device = pendingDevice(c, device_id, 'totp');
+    // Counted before checking: concurrent guesses cannot outrun the limit.
+    ctx.throttle.record(key);
     const step = device.secret ? await checkTotp(ctx, device.secret, token, 0) : null;
-    if (step === null) {
-      ctx.throttle.fail(key);
-      throw fieldErrors({ token: ['Invalid or expired code.'] });
-    }
+    if (step === null) throw fieldErrors({ token: ['Invalid or expired code.'] });
     return confirm(c, device, step);
   });
 
   app.post('/2fa/email/setup/', (c) => {
     assertMaySetUp(c);
     const user = c.get('user');
+    checkSendLimit(ctx, user);
     const id = randomUUID();
     ctx.db.prepare("INSERT INTO devices (id, user_id, kind, created_at) VALUES (?, ?, 'email', ?)").run(id, user.id, ctx.now());
     sendEmailCode(ctx, user, 'setup', id);
@@ -92,7 +92,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
     ctx.throttle.check(key);
     const device = pendingDevice(c, device_id, 'email');
     if (!redeemEmailCode(ctx, c.get('user'), 'setup', token, device.id)) {
-      ctx.throttle.fail(key);
+      ctx.throttle.record(key);
       throw fieldErrors({ token: ['Invalid or expired code.'] });
     }
     return confirm(c, device, null);

@@ -171,7 +171,8 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     if (Object.keys(formErrors(sample)).length > 0 || !ahead) return sample;
     const fault = faultOf(ahead);
     if (fault?.kind === 'takenEmail') return { ...sample, email: fixtures.users.parent.email };
-    if (fault?.kind === 'shortPassword') return { ...sample, password: 'short1', confirmPassword: 'short1' };
+    // Too short and nothing else: 'short1' is also a common password.
+    if (fault?.kind === 'shortPassword') return { ...sample, password: 'Qx7#kz', confirmPassword: 'Qx7#kz' };
     return sample;
   }
 

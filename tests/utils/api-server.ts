@@ -9,7 +9,7 @@ import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
 import { openDatabase, type Db } from '../../server/db.ts';
 import type { OutboxMessage } from '../../server/mail.ts';
-import { hashPassword } from '../../server/passwords.ts';
+import { hashPasswordSync } from '../../server/passwords.ts';
 
 export type { OutboxMessage };
 
@@ -48,6 +48,8 @@ export interface TestServerOptions {
   accessLifetimeSeconds?: number;
   /** Lists the outbox at GET /__dev/outbox. */
   demo?: boolean;
+  /** Takes the client address from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -67,6 +69,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     secret: TEST_SECRET,
     now: clock.now,
     demo: options.demo ?? false,
+    trustProxy: options.trustProxy ?? false,
     ...(options.accessLifetimeSeconds === undefined ? {} : { accessLifetimeSeconds: options.accessLifetimeSeconds }),
     print: () => {},
   });
@@ -147,7 +150,7 @@ const hashes = new Map<string, string>();
 function cachedHash(password: string): string {
   let hash = hashes.get(password);
   if (hash === undefined) {
-    hash = hashPassword(password);
+    hash = hashPasswordSync(password);
     hashes.set(password, hash);
   }
   return hash;

@@ -1,0 +1,43 @@
+// @vitest-environment node
+// The Authorization header as a DRF SimpleJWT back end reads it: whitespace-separated, exactly
+// two parts, the scheme 'Bearer' as configured (case-sensitive).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { callApi } from '../tests/utils/api-calls.ts';
+import { addFixtures, createTestServer, signIn, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
+
+let server: TestServer;
+let fx: Fixtures;
+
+beforeEach(() => {
+  server = createTestServer();
+  fx = addFixtures(server.db, { now: server.clock.now() });
+});
+
+const withHeader = (authorization: string) => callApi(server, 'GET', 'affiliates/', undefined, { headers: { Authorization: authorization } });
+
+describe('the Authorization header', () => {
+  it('refuses the lower-case scheme and other schemes with 401', async () => {
+    const { access } = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    expect((await withHeader(`Bearer ${access}`)).status).toBe(200);
+    for (const scheme of ['bearer', 'BEARER', 'JWT', 'Token']) {
+      const answer = await withHeader(`${scheme} ${access}`);
+      expect(answer.status, scheme).toBe(401);
+      expect(answer.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    }
+  });
+
+  it('refuses a header of more or fewer than two parts with 401', async () => {
+    const { access } = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    for (const header of [`Bearer ${access} extra`, 'Bearer']) {
+      const answer = await withHeader(header);
+      expect(answer.status, header.slice(0, 12)).toBe(401);
+      expect(answer.body).toEqual({ detail: 'Authorization header must contain two space-delimited values' });
+    }
+  });
+
+  it('takes any whitespace between the two parts, as a split on whitespace does', async () => {
+    const { access } = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    expect((await withHeader(`Bearer  ${access}`)).status).toBe(200);
+    expect((await withHeader(`Bearer\t${access}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,132 @@
+// @vitest-environment node
+// Throttling of sign-in: wrong passwords count per account and client address (nobody locks
+// out the owner from elsewhere) and per address across accounts; successful sign-ins are
+// limited per account; concurrent requests cannot outrun a limit; the client address comes from
+// X-Forwarded-For only behind a trusted proxy.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { tokenPairSchema } from '../src/api/schemas.ts';
+import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
+import { addFixtures, createTestServer, totpCode, type Fixtures, type FixtureUserName, type TestServer } from '../tests/utils/api-server.ts';
+
+const MINUTE = 60_000;
+const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds\.$/;
+const ATTACKER = '203.0.113.66';
+const OWNER = '198.51.100.7';
+
+let server: TestServer;
+let fx: Fixtures;
+
+beforeEach(() => {
+  server = createTestServer();
+  fx = addFixtures(server.db, { now: server.clock.now() });
+});
+
+const login = (username: string, password: string, address?: string, headers?: Record<string, string>) =>
+  postApi(server, 'token/', { username, password }, { address, headers });
+const rightPassword = (name: FixtureUserName, address?: string) => login(fx.users[name].username, fx.users[name].password, address);
+
+function expectThrottled(answer: Answer) {
+  expect(answer.status).toBe(429);
+  expect(detailOf(answer)).toMatch(THROTTLED);
+}
+
+describe('wrong passwords', () => {
+  it('lock an account only for the address they came from: the owner still signs in, admin included', async () => {
+    for (const name of ['parent', 'admin'] as const) {
+      for (let attempt = 0; attempt < 5; attempt++) expect((await login(name, `wrong-${attempt}`, ATTACKER)).status).toBe(401);
+      expectThrottled(await rightPassword(name, ATTACKER));
+      expect((await rightPassword(name, OWNER)).status).toBe(200);
+    }
+  });
+
+  it('cap one address at 50 across accounts, then even a right password from it waits; other addresses do not', async () => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      expect((await login(`nobody-${attempt}`, 'guess-password', ATTACKER)).status).toBe(401);
+    }
+    expectThrottled(await login('nobody-new', 'guess-password', ATTACKER));
+    expectThrottled(await rightPassword('child', ATTACKER));
+    expect((await rightPassword('child', OWNER)).status).toBe(200);
+    server.clock.advance(15 * MINUTE);
+    expect((await rightPassword('child', ATTACKER)).status).toBe(200);
+  });
+
+  it('cannot outrun the limit by arriving together', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, attempt) => login('parent', `wrong-${attempt}`, ATTACKER)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+  });
+});
+
+describe('successful sign-ins', () => {
+  it('are limited to 10 per account in 15 minutes, from any address', async () => {
+    for (let signIn = 0; signIn < 10; signIn++) expect((await rightPassword('parent', `192.0.2.${signIn}`)).status).toBe(200);
+    expectThrottled(await rightPassword('parent', OWNER));
+    // Other accounts are not affected.
+    expect((await rightPassword('child', OWNER)).status).toBe(200);
+    server.clock.advance(15 * MINUTE);
+    expect((await rightPassword('parent', OWNER)).status).toBe(200);
+  });
+
+  it('cannot outrun the limit by arriving together', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, signIn) => rightPassword('parent', `192.0.2.${signIn}`)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  it('from one address, at most 5 at a time: a password being checked counts as wrong until it is not', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => rightPassword('parent', OWNER)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect((await rightPassword('parent', OWNER)).status).toBe(200);
+  });
+});
+
+describe('the client address', () => {
+  it('ignores X-Forwarded-For unless the server trusts a proxy', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await login('parent', 'wrong', ATTACKER, { 'X-Forwarded-For': `192.0.2.${attempt}` });
+    }
+    expectThrottled(await login('parent', fx.users.parent.password, ATTACKER, { 'X-Forwarded-For': '192.0.2.99' }));
+  });
+
+  it('behind a trusted proxy is the last X-Forwarded-For entry, the one the proxy added', async () => {
+    server = createTestServer({ trustProxy: true });
+    fx = addFixtures(server.db, { now: server.clock.now() });
+    const proxy = '10.0.0.2';
+    for (let attempt = 0; attempt < 5; attempt++) {
+      // The attacker varies the entries it sends itself; the proxy appends the real address.
+      await login('parent', 'wrong', proxy, { 'X-Forwarded-For': `192.0.2.${attempt}, ${ATTACKER}` });
+    }
+    expectThrottled(await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': ATTACKER }));
+    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': OWNER })).status).toBe(200);
+  });
+});
+
+describe('wrong two-factor codes', () => {
+  async function partialAccess(address: string): Promise<string> {
+    const answer = await rightPassword('parent', address);
+    expect(answer.status).toBe(200);
+    return tokenPairSchema.parse(answer.body).access;
+  }
+
+  it('count per account, whatever the address: a partial token proves the password already', async () => {
+    const right = await totpCode(fx.users.parent.totpSecret ?? '', server.clock.now());
+    const wrong = right === '000000' ? '111111' : '000000';
+    const access = await partialAccess(ATTACKER);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await postApi(server, 'token/verify/', { token: wrong }, { access, address: ATTACKER })).status).toBe(400);
+    }
+    expectThrottled(await postApi(server, 'token/verify/', { token: right }, { access: await partialAccess(OWNER), address: OWNER }));
+  });
+
+  it('cannot outrun the limit by arriving together', async () => {
+    const right = await totpCode(fx.users.parent.totpSecret ?? '', server.clock.now());
+    const access = await partialAccess(ATTACKER);
+    const guesses = Array.from({ length: 20 }, (_, guess) => String(guess).padStart(6, '0')).filter((code) => code !== right);
+    const answers = await Promise.all(guesses.map((token) => postApi(server, 'token/verify/', { token }, { access, address: ATTACKER })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(guesses.length - 5);
+  });
+});

@@ -1,0 +1,39 @@
+// Deletes rows that can no longer matter, so that floods of failed sign-ins, codes and mail do
+// not grow the database for ever. The server runs it every few minutes.
+import type { Db } from './db.ts';
+import { LONGEST_WINDOW_MS } from './throttle.ts';
+
+const HOUR = 60 * 60_000;
+/** How long sent mail stays in the outbox (demo mode lists it). */
+export const OUTBOX_KEEP_MS = 24 * HOUR;
+/** How long a two-factor device may wait for its confirmation. */
+export const UNCONFIRMED_DEVICE_KEEP_MS = 24 * HOUR;
+/** How often the server prunes. */
+export const PRUNE_INTERVAL_MS = 5 * 60_000;
+
+export interface Pruned {
+  failedAttempts: number;
+  emailCodes: number;
+  outbox: number;
+  refreshTokens: number;
+  devices: number;
+}
+
+/** Deletes what has expired at `now` (milliseconds since the epoch); answers how many rows. */
+export function pruneExpired(db: Db, now: number): Pruned {
+  return db.transaction((): Pruned => {
+    // Older than every throttle window: no limit counts them any more.
+    const failedAttempts = db.prepare('DELETE FROM failed_attempts WHERE at <= ?').run(now - LONGEST_WINDOW_MS).changes;
+    const emailCodes = db.prepare('DELETE FROM email_codes WHERE expires_at <= ?').run(now).changes;
+    const outbox = db.prepare('DELETE FROM outbox WHERE created_at <= ?').run(now - OUTBOX_KEEP_MS).changes;
+    // An expired refresh token is refused by its exp claim; a revoked, unexpired one is kept, so
+    // that its reuse is still noticed and revokes its chain.
+    const refreshTokens = db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(now).changes;
+    // Codes of a device go before it (their foreign key); confirmed devices are kept.
+    db.prepare(
+      'DELETE FROM email_codes WHERE device_id IN (SELECT id FROM devices WHERE confirmed_at IS NULL AND created_at <= ?)',
+    ).run(now - UNCONFIRMED_DEVICE_KEEP_MS);
+    const devices = db.prepare('DELETE FROM devices WHERE confirmed_at IS NULL AND created_at <= ?').run(now - UNCONFIRMED_DEVICE_KEEP_MS).changes;
+    return { failedAttempts, emailCodes, outbox, refreshTokens, devices };
+  })();
+}

@@ -1,0 +1,106 @@
+// @vitest-environment node
+// Refresh tokens: a reused one revokes its whole chain (every token rotated from the same
+// sign-in), tokens without an expiry are refused, and a database made before chains were kept
+// opens and works.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { decodeJwt, SignJWT } from 'jose';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { refreshResponseSchema, tokenPairSchema, type TokenPair } from '../src/api/schemas.ts';
+import { getApi, postApi } from '../tests/utils/api-calls.ts';
+import { addFixtures, createTestServer, signIn, TEST_SECRET, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
+import { openDatabase } from './db.ts';
+
+let server: TestServer;
+let fx: Fixtures;
+
+beforeEach(() => {
+  server = createTestServer();
+  fx = addFixtures(server.db, { now: server.clock.now() });
+});
+
+async function refresh(token: string): Promise<{ status: number; pair?: TokenPair }> {
+  const answer = await postApi(server, 'token/refresh/', { refresh: token });
+  if (answer.status !== 200) return { status: answer.status };
+  const { access, refresh: next } = refreshResponseSchema.parse(answer.body);
+  if (!next) throw new Error('no rotated refresh token');
+  return { status: 200, pair: { access, refresh: next } };
+}
+
+/** A token with the claims of `token` less `exp`, signed with the server's own key. */
+function withoutExpiry(token: string): Promise<string> {
+  const claims = decodeJwt(token);
+  delete claims.exp;
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(TEST_SECRET);
+}
+
+describe('a reused refresh token', () => {
+  it('revokes every token of its chain: the successors stop working too', async () => {
+    const first = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    const second = await refresh(first.refresh);
+    const third = await refresh(second.pair?.refresh ?? '');
+    expect(third.status).toBe(200);
+    // Someone replays the first token (stolen, say): refused, and the chain with it.
+    expect((await refresh(first.refresh)).status).toBe(401);
+    expect((await refresh(third.pair?.refresh ?? '')).status).toBe(401);
+  });
+
+  it('leaves the chains of other sign-ins alone', async () => {
+    const stolen = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    server.clock.advance(60_000);
+    const other = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    await refresh(stolen.refresh);
+    expect((await refresh(stolen.refresh)).status).toBe(401);
+    expect((await refresh(other.refresh)).status).toBe(200);
+  });
+});
+
+describe('tokens without exp', () => {
+  it('are refused as access tokens', async () => {
+    const pair = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    expect((await getApi(server, 'affiliates/', { access: pair.access })).status).toBe(200);
+    const answer = await getApi(server, 'affiliates/', { access: await withoutExpiry(pair.access) });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ code: 'token_not_valid' });
+  });
+
+  it('are refused as refresh tokens', async () => {
+    const pair = tokenPairSchema.parse((await postApi(server, 'token/', { username: 'parent', password: fx.users.parent.password })).body);
+    expect((await refresh(await withoutExpiry(pair.refresh))).status).toBe(401);
+    // The real one still works: the refused copy was not redeemed.
+    expect((await refresh(pair.refresh)).status).toBe(200);
+  });
+});
+
+describe('a database made before chains were kept', () => {
+  it('opens with the chain column added, and opens again', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-migration-'));
+    const file = path.join(dir, 'portal.sqlite');
+    try {
+      // The refresh_tokens table as the earlier server made it, with one live token.
+      const old = new Database(file);
+      old.exec('CREATE TABLE refresh_tokens (jti TEXT PRIMARY KEY, user_id INTEGER NOT NULL, expires_at INTEGER NOT NULL, revoked_at INTEGER)');
+      old.close();
+      const db = openDatabase(file);
+      const columns = db.prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)').all().map((column) => column.name);
+      expect(columns).toContain('family');
+      db.close();
+      // Opening again is harmless.
+      openDatabase(file).close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('treats a token stored without a chain as a chain of its own', async () => {
+    const first = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    // As an older server stored it.
+    server.db.prepare('UPDATE refresh_tokens SET family = NULL').run();
+    const second = await refresh(first.refresh);
+    expect(second.status).toBe(200);
+    expect((await refresh(first.refresh)).status).toBe(401);
+    expect((await refresh(second.pair?.refresh ?? '')).status).toBe(401);
+  });
+});
