@@ -3,7 +3,7 @@
 // section 1 (token storage, other tabs).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from 'xstate';
-import { addFixtures, API, createTestServer, signIn, type TestServer } from '../../tests/utils/api-server.ts';
+import { addFixtures, API, createTestServer, postJson, signIn, type TestServer } from '../../tests/utils/api-server.ts';
 import { makeAccessToken, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { fetchAffiliates } from '../api/affiliates.ts';
 import type { TokenPair } from '../api/schemas.ts';
@@ -177,6 +177,31 @@ describe('refreshing with another tab open', () => {
     expect(session.auth.getSnapshot().context.token?.refresh).toBe(other.refresh);
     expect(signedIn.refresh).not.toBe(other.refresh);
     expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+  });
+});
+
+describe('refreshing after another tab rotated the refresh token', () => {
+  it("refreshes with the other tab's refresh token, never its own spent one, when the stored session is about to expire too", async () => {
+    const { server, calls, session, signedIn } = await signedInWorld();
+    // Another tab refreshed a while ago: the server rotated this tab's refresh token away, and
+    // that tab stored a pair whose access token has under 60 s left by now (its storage event
+    // has not arrived yet).
+    server.clock.set(Date.now() - (ACCESS_LIFETIME_SECONDS - 20) * 1000);
+    const other = (await postJson(server, 'token/refresh/', { refresh: signedIn.refresh })).body as TokenPair;
+    server.clock.set(Date.now());
+    localStorage.setItem('auth_token', JSON.stringify({ username: 'parent', ...other }));
+
+    session.auth.send({ type: 'REFRESH.REQUEST' });
+    await vi.waitFor(() => expect(stored().access).not.toBe(other.access));
+
+    const refreshes = calls.filter((call) => call.path === 'token/refresh/');
+    expect(refreshes).toHaveLength(1);
+    expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+    const now = stored();
+    expect(now.access).not.toBe(other.access);
+    expect(now.refresh).not.toBe(other.refresh);
+    // The chain lives on: the server accepts the newest refresh token.
+    expect((await postJson(server, 'token/refresh/', { refresh: now.refresh })).status).toBe(200);
   });
 });
 

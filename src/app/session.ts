@@ -90,10 +90,15 @@ export function createSession(options: SessionOptions): Session {
   function refreshAcrossTabs(refresh: string): Promise<RefreshResponse> {
     const run = async (): Promise<RefreshResponse> => {
       const stored = options.storage.read();
-      if (stored && stored.refresh !== refresh && gateFor(stored) === 'app' && msUntilRefresh(stored.access, Date.now()) > 0) {
+      // Another tab has rotated the refresh token: this tab's one is spent, and the server takes
+      // a second use of it for theft (it revokes the whole chain). Take the stored session, or
+      // refresh it with its own refresh token when it is about to expire too.
+      const rotatedElsewhere = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app';
+      if (rotatedElsewhere && msUntilRefresh(stored.access, Date.now()) > 0) {
         return { access: stored.access, refresh: stored.refresh };
       }
-      const answer = await authApi.refresh(refresh);
+      const spending = rotatedElsewhere ? stored.refresh : refresh;
+      const answer = await authApi.refresh(spending);
       // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the
       // answer must not bring the old session back. A session another tab stored is taken.
       const now = options.storage.read();
@@ -102,9 +107,10 @@ export function createSession(options: SessionOptions): Session {
         throw new Error('Signed out during the token refresh');
       }
       const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
-      options.storage.write({ username, access: answer.access, refresh: answer.refresh ?? refresh });
+      const pair = { access: answer.access, refresh: answer.refresh ?? spending };
+      options.storage.write({ username, ...pair });
       refreshed = answer.access;
-      return answer;
+      return pair;
     };
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
     return locks ? locks.request('affiliate-portal-token-refresh', run) : run();
