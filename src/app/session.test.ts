@@ -7,8 +7,10 @@ import { addFixtures, API, createTestServer, postJson, signIn, type TestServer }
 import { makeAccessToken, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { fetchAffiliates } from '../api/affiliates.ts';
 import type { TokenPair } from '../api/schemas.ts';
-import { createSession, type Session } from './session.ts';
-import { createTokenStorage } from './token-storage.ts';
+import type { StoredToken } from '../domain/auth-token.ts';
+import { memoryRotationLog } from './rotation-log.ts';
+import { createSession, type Session, type SessionOptions } from './session.ts';
+import { createTokenStorage, type TokenStorage } from './token-storage.ts';
 
 /** Short-lived tokens: the server refuses them once its clock passes this, the client keeps them. */
 const ACCESS_LIFETIME_SECONDS = 120;
@@ -26,6 +28,10 @@ interface World {
   track: ReturnType<typeof vi.fn>;
   /** The pair the parent user signed in with, stored under auth_token before the session starts. */
   signedIn: TokenPair;
+  /** The recorded way to the server, for a second tab. */
+  fetch: typeof globalThis.fetch;
+  /** The rotation log and the refresh lock, shared with a second tab. */
+  tabs: Pick<SessionOptions, 'rotations' | 'locks'>;
 }
 
 let world: World | null = null;
@@ -42,14 +48,38 @@ afterEach(() => {
 
 const stored = () => JSON.parse(localStorage.getItem('auth_token') ?? 'null') as { username: string } & TokenPair;
 
-function newSession(fetch: typeof globalThis.fetch, track = vi.fn()) {
+function newSession(fetch: typeof globalThis.fetch, track = vi.fn(), more: Partial<SessionOptions> = {}) {
   return createSession({
     baseUrl: `${API}/`,
     storage: createTokenStorage(localStorage, window),
     track,
     loadQrCode: () => Promise.resolve(),
     fetch,
+    ...more,
   });
+}
+
+/** Web Locks as the tabs of one browser share them: one holder at a time, in order. */
+function sharedLocks(): Pick<LockManager, 'request'> {
+  let tail: Promise<unknown> = Promise.resolve();
+  const request = (_name: string, run: () => Promise<unknown>) => {
+    const result = tail.then(() => run());
+    tail = result.catch(() => undefined);
+    return result;
+  };
+  return { request } as unknown as Pick<LockManager, 'request'>;
+}
+
+/** A tab's copy of localStorage that other tabs' writes have not reached yet (as in Chromium). */
+function staleStorage(initial: StoredToken | null): TokenStorage {
+  let record = initial;
+  return {
+    read: () => record,
+    write: (token) => {
+      record = token;
+    },
+    subscribe: () => () => {},
+  };
 }
 
 /**
@@ -75,9 +105,10 @@ async function signedInWorld(
     return answer(path, await server.fetch(input, init));
   };
   const track = vi.fn();
-  const session = newSession(fetch, track);
+  const tabs = { rotations: memoryRotationLog(), locks: sharedLocks() };
+  const session = newSession(fetch, track, tabs);
   session.start();
-  world = { server, calls, session, track, signedIn };
+  world = { server, calls, session, track, signedIn, fetch, tabs };
   expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
   return world;
 }
@@ -202,6 +233,31 @@ describe('refreshing after another tab rotated the refresh token', () => {
     expect(now.refresh).not.toBe(other.refresh);
     // The chain lives on: the server accepts the newest refresh token.
     expect((await postJson(server, 'token/refresh/', { refresh: now.refresh })).status).toBe(200);
+  });
+});
+
+describe('a second tab whose copy of storage still shows the spent refresh token', () => {
+  it('takes the pair the first tab got from the rotation log, and spends nothing, so the chain lives on', async () => {
+    const { server, calls, session, signedIn, fetch, tabs } = await signedInWorld();
+    const second = newSession(fetch, vi.fn(), { ...tabs, storage: staleStorage({ username: 'parent', ...signedIn }) });
+    second.start();
+    try {
+      session.auth.send({ type: 'REFRESH.REQUEST' });
+      await vi.waitFor(() => expect(stored().refresh).not.toBe(signedIn.refresh));
+      const rotated = stored();
+
+      second.auth.send({ type: 'REFRESH.REQUEST' });
+      await vi.waitFor(() => expect(second.auth.getSnapshot().context.token?.access).toBe(rotated.access));
+
+      expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(1);
+      expect(second.auth.getSnapshot().context.token?.refresh).toBe(rotated.refresh);
+      expect(second.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+      expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
+      // The server never saw the spent token again: the newest one still works.
+      expect((await postJson(server, 'token/refresh/', { refresh: rotated.refresh })).status).toBe(200);
+    } finally {
+      second.stop();
+    }
   });
 });
 

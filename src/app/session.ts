@@ -8,6 +8,7 @@ import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { gateFor, isExpired, msUntilRefresh } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
+import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
 
 export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
@@ -28,6 +29,10 @@ export interface SessionOptions {
   track: (entry: Record<string, unknown>) => void;
   loadQrCode: () => Promise<void>;
   fetch?: typeof fetch;
+  /** The refresh tokens spent in this browser; IndexedDB where there is one. */
+  rotations?: RotationLog;
+  /** One refresh at a time across tabs; navigator.locks where there are any. */
+  locks?: Pick<LockManager, 'request'>;
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -81,38 +86,46 @@ export function createSession(options: SessionOptions): Session {
 
   const authApi = createAuthApi(client);
 
+  // Loaded at the first refresh: the login page does without it.
+  let loadingLog: Promise<RotationLog> | null = null;
+  const rotationLog = () => (loadingLog ??= options.rotations ? Promise.resolve(options.rotations) : import('./rotation-log.ts').then((log) => log.browserRotationLog()));
+  const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
+
   /**
    * One refresh at a time across the tabs of this browser (Web Locks, where there are any): a
-   * refresh token works once, so two tabs refreshing together would sign each other out. Inside
-   * the lock a tab first looks at storage: when another tab has just stored a fresh session, it
-   * takes that one instead of spending its own, already used, refresh token.
+   * refresh token works once, and the server takes a second use for theft and revokes the whole
+   * chain. Inside the lock a tab first looks for a newer pair of its chain, in the rotation log
+   * and in storage: when another tab has just refreshed, it takes that pair instead of spending
+   * its own, already spent, refresh token.
    */
   function refreshAcrossTabs(refresh: string): Promise<RefreshResponse> {
     const run = async (): Promise<RefreshResponse> => {
       const stored = options.storage.read();
-      // Another tab has rotated the refresh token: this tab's one is spent, and the server takes
-      // a second use of it for theft (it revokes the whole chain). Take the stored session, or
-      // refresh it with its own refresh token when it is about to expire too.
-      const rotatedElsewhere = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app';
-      if (rotatedElsewhere && msUntilRefresh(stored.access, Date.now()) > 0) {
-        return { access: stored.access, refresh: stored.refresh };
-      }
-      const spending = rotatedElsewhere ? stored.refresh : refresh;
+      const own = { access: currentAccess() ?? '', refresh };
+      // Storage may show another tab's session, or (read from a stale copy) an older pair of this
+      // chain; the log leads either on to the newest pair.
+      const start = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app' ? stored : own;
+      const rotations = await rotationLog();
+      const newest = await rotations.newest({ access: start.access, refresh: start.refresh });
+      if (newest.refresh !== refresh && msUntilRefresh(newest.access, Date.now()) > 0) return newest;
+      const spending = newest.refresh;
       const answer = await authApi.refresh(spending);
+      const pair = { access: answer.access, refresh: answer.refresh ?? spending };
+      if (pair.refresh !== spending) await rotations.add(spending, pair);
       // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the
-      // answer must not bring the old session back. A session another tab stored is taken.
+      // answer must not bring the old session back. A session another tab stored is taken; an
+      // older pair of this chain showing up late in storage is not another session.
       const now = options.storage.read();
-      if (!auth.getSnapshot().matches('authenticated') || now?.refresh !== stored?.refresh) {
+      const replaced = now?.refresh !== stored?.refresh && (now === null || (await rotations.newest(now)).refresh !== pair.refresh);
+      if (!auth.getSnapshot().matches('authenticated') || replaced) {
         if (now && gateFor(now) === 'app') return { access: now.access, refresh: now.refresh };
         throw new Error('Signed out during the token refresh');
       }
       const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
-      const pair = { access: answer.access, refresh: answer.refresh ?? spending };
       options.storage.write({ username, ...pair });
       refreshed = answer.access;
       return pair;
     };
-    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
     return locks ? locks.request('affiliate-portal-token-refresh', run) : run();
   }
 
@@ -142,7 +155,11 @@ export function createSession(options: SessionOptions): Session {
       // Signing out ends viewing as an affiliate: the next session starts in its own view.
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');
-        if (wasSignedIn && !now) impersonation.send({ type: 'IMPERSONATION.CLEAR' });
+        if (wasSignedIn && !now) {
+          impersonation.send({ type: 'IMPERSONATION.CLEAR' });
+          // The log holds live tokens: they go with the session.
+          if (options.storage.read() === null && loadingLog) void loadingLog.then((log) => log.clear());
+        }
         wasSignedIn = now;
       });
       unsubscribe = () => {
