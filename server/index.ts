@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
+import { compressAnswers } from './compression.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
@@ -101,6 +102,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
+  // JSON answers are compressed as they go out.
+  root.use('/api/*', compressAnswers());
+  root.use('/__dev/*', compressAnswers());
   root.route('/', api);
   const distDir = options.distDir;
   if (distDir) {
