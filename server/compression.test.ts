@@ -1,7 +1,7 @@
 // @vitest-environment node
-// Compressed answers: brotli when the request takes it, else gzip, else raw; the API's JSON, never
-// small answers or the xlsx download. Requests go over node:http, which (unlike fetch) hands back
-// the bytes as sent, so each test sees the encoding and decodes it itself.
+// Compressed answers: brotli when the request takes it, else gzip, else raw; the portal's text files
+// and the API's JSON, never small answers or the xlsx download. Requests go over node:http, which
+// (unlike fetch) hands back the bytes as sent, so each test sees the encoding and decodes it itself.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -9,12 +9,21 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Hono, type Handler } from 'hono';
 import { generate } from 'otplib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding, compressAnswers } from './compression.ts';
-import { startServer, type RunningServer } from './index.ts';
+import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A built chunk of some 30 KB: text that compresses well, as JavaScript does. */
+const APP_JS = Array.from({ length: 600 }, (_, i) => `export const value${i} = ${JSON.stringify({ id: i, label: `Label ${i % 17}` })};\n`).join('');
+const SMALL_CSS = 'body{margin:0}\n';
+const INDEX_HTML = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
+/** Not text: a PNG header followed by bytes that would still compress, to prove the type decides. */
+const LOGO_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
 
 interface RawAnswer {
   status: number;
@@ -47,11 +56,37 @@ function decoded(answer: RawAnswer): Buffer {
 }
 
 let workDir: string;
+let distDir: string;
+const running: RunningServer[] = [];
+let databases = 0;
 
 beforeAll(() => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-compression-'));
+  distDir = path.join(workDir, 'dist');
+  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML('Portal'));
+  fs.writeFileSync(path.join(distDir, 'assets', 'app-abc123.js'), APP_JS);
+  fs.writeFileSync(path.join(distDir, 'assets', 'small-abc123.css'), SMALL_CSS);
+  fs.writeFileSync(path.join(distDir, 'assets', 'logo-abc123.png'), LOGO_PNG);
   return () => fs.rmSync(workDir, { recursive: true, force: true });
 });
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+async function serve(options: Partial<ServerOptions> = {}): Promise<{ base: string; server: RunningServer }> {
+  const server = await startServer({
+    port: 0,
+    databasePath: path.join(workDir, `portal-${++databases}.sqlite`),
+    distDir,
+    demo: false,
+    log: () => {},
+    ...options,
+  });
+  running.push(server);
+  return { base: server.url.replace('//localhost:', '//127.0.0.1:'), server };
+}
 
 describe('choosing the encoding from Accept-Encoding', () => {
   it.each([
@@ -72,6 +107,118 @@ describe('choosing the encoding from Accept-Encoding', () => {
 
   it.each([undefined, '', 'identity', 'deflate', 'br;q=0, gzip;q=0', '*;q=0', 'identity, gzip;q=0.5, br;q=0.5'])('%s: none', (header) => {
     expect(chooseEncoding(header)).toBeUndefined();
+  });
+});
+
+describe("the portal's files", () => {
+  const appJs = '/assets/app-abc123.js';
+
+  it('go out in brotli when the request takes it, decoding to the exact file', async () => {
+    const { base } = await serve();
+    const answer = await request(`${base}${appJs}`, { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+    expect(answer.body.length).toBeLessThan(APP_JS.length / 4);
+    expect(decoded(answer).toString()).toBe(APP_JS);
+    expect(answer.headers['content-type']).toMatch(/^text\/javascript/);
+  });
+
+  it('go out in gzip when the request takes only gzip', async () => {
+    const { base } = await serve();
+    const answer = await request(`${base}${appJs}`, { 'Accept-Encoding': 'gzip' });
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+    expect(decoded(answer).toString()).toBe(APP_JS);
+  });
+
+  it('go out raw when the request refuses both encodings or sends no Accept-Encoding', async () => {
+    const { base } = await serve();
+    const requests: Record<string, string>[] = [{ 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'br;q=0, gzip;q=0' }, {}];
+    for (const headers of requests) {
+      const answer = await request(`${base}${appJs}`, headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(200);
+      expect(answer.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+      expect(Number(answer.headers['content-length'])).toBe(APP_JS.length);
+      expect(answer.body.toString()).toBe(APP_JS);
+    }
+  });
+
+  it('tell caches that the answer depends on Accept-Encoding, and keep their other headers', async () => {
+    const { base } = await serve();
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const answer = await request(`${base}${appJs}`, { 'Accept-Encoding': encoding });
+      expect(answer.headers.vary, encoding).toBe('Accept-Encoding');
+      expect(answer.headers['cache-control'], encoding).toBe(IMMUTABLE);
+      expect(answer.headers['content-security-policy'], encoding).toBe(CSP);
+      expect(answer.headers['x-content-type-options'], encoding).toBe('nosniff');
+      expect(answer.headers['last-modified'], encoding).toBe(fs.statSync(path.join(distDir, appJs)).mtime.toUTCString());
+    }
+  });
+
+  it('leave small files and binary ones raw', async () => {
+    const { base } = await serve();
+    const css = await request(`${base}/assets/small-abc123.css`, { 'Accept-Encoding': 'br, gzip' });
+    expect(css.headers['content-encoding']).toBeUndefined();
+    expect(css.body.toString()).toBe(SMALL_CSS);
+    const png = await request(`${base}/assets/logo-abc123.png`, { 'Accept-Encoding': 'br, gzip' });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.headers['content-encoding']).toBeUndefined();
+    expect(png.headers.vary).toBeUndefined();
+    expect(png.body.equals(LOGO_PNG)).toBe(true);
+  });
+
+  it('answer HEAD with the headers of the compressed GET and no body', async () => {
+    const { base } = await serve();
+    const get = await request(`${base}${appJs}`, { 'Accept-Encoding': 'br' });
+    const head = await request(`${base}${appJs}`, { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(String(get.body.length));
+    expect(head.headers.vary).toBe('Accept-Encoding');
+    expect(head.headers['cache-control']).toBe(IMMUTABLE);
+    expect(head.body.length).toBe(0);
+  });
+
+  it('answer a Range request with bytes of the raw file', async () => {
+    const { base } = await serve();
+    const answer = await request(`${base}${appJs}`, { 'Accept-Encoding': 'br, gzip', Range: 'bytes=10-5009' });
+    expect(answer.status).toBe(206);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['content-range']).toBe(`bytes 10-5009/${APP_JS.length}`);
+    expect(answer.body.toString()).toBe(APP_JS.slice(10, 5010));
+  });
+
+  it("compress the portal's page, and compress it anew when dist/ is rebuilt", async () => {
+    const { base } = await serve();
+    const page = await request(`${base}/reports`, { 'Accept-Encoding': 'br' });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(decoded(page).toString()).toBe(INDEX_HTML('Portal'));
+    const byName = await request(`${base}/index.html`, { 'Accept-Encoding': 'gzip' });
+    expect(decoded(byName).toString()).toBe(INDEX_HTML('Portal'));
+
+    const indexPath = path.join(distDir, 'index.html');
+    try {
+      fs.writeFileSync(indexPath, INDEX_HTML('Portal, rebuilt'));
+      for (const route of ['/reports', '/index.html']) {
+        for (const encoding of ['br', 'gzip']) {
+          const rebuilt = await request(`${base}${route}`, { 'Accept-Encoding': encoding });
+          expect(rebuilt.headers['content-encoding'], `${route} ${encoding}`).toBe(encoding);
+          expect(decoded(rebuilt).toString(), `${route} ${encoding}`).toBe(INDEX_HTML('Portal, rebuilt'));
+        }
+      }
+    } finally {
+      fs.writeFileSync(indexPath, INDEX_HTML('Portal'));
+    }
+  });
+
+  it('still answer 404 for a missing file', async () => {
+    const { base } = await serve();
+    const answer = await request(`${base}/assets/nope.js`, { 'Accept-Encoding': 'br' });
+    expect(answer.status).toBe(404);
+    expect(decoded(answer).toString()).not.toContain('<div id="root">');
   });
 });
 

@@ -55,6 +55,16 @@ function brotliOptions(quality: number, size: number): zlib.BrotliOptions {
   };
 }
 
+/** The smallest form, for files compressed once and kept: brotli 11 takes ~0.4 s on a 330 KB chunk. */
+export function compressOnce(bytes: Buffer, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    // Copied once into a plain Uint8Array: a Response body, kept and sent many times.
+    const done = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(new Uint8Array(result)));
+    if (encoding === 'br') zlib.brotliCompress(bytes, brotliOptions(zlib.constants.BROTLI_MAX_QUALITY, bytes.length), done);
+    else zlib.gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }, done);
+  });
+}
+
 /**
  * A stream compressing an answer made on the fly. Big answers get fast settings: on a 30 MB list
  * brotli 3 or gzip 3 take ~0.12 s, less than sending the 27 MB they save over 1 Gbit/s (~0.2 s);
