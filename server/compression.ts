@@ -91,17 +91,18 @@ export function compressAnswers(): MiddlewareHandler {
       answer.status === 206 ||
       answer.headers.has('Content-Encoding') ||
       !isCompressible(answer.headers.get('Content-Type')) ||
-      NO_TRANSFORM.test(answer.headers.get('Cache-Control') ?? '') ||
-      answer.body === null
+      NO_TRANSFORM.test(answer.headers.get('Cache-Control') ?? '')
     ) {
       return;
     }
+    varyOnAcceptEncoding(answer.headers);
+    const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
+    // Untouched when raw anyway: reading the body would only slow a big answer down.
+    if (encoding === undefined || answer.body === null) return;
     // The body is in memory already (c.json's text): read it to know its size.
     const body = Buffer.from(await answer.arrayBuffer());
-    const encoding = body.length < MIN_COMPRESSED_BYTES ? undefined : chooseEncoding(c.req.header('Accept-Encoding'));
-    if (encoding === undefined) {
+    if (body.length < MIN_COMPRESSED_BYTES) {
       c.res = new Response(body, answer);
-      if (body.length >= MIN_COMPRESSED_BYTES) varyOnAcceptEncoding(c.res.headers);
       return;
     }
     let compressed: ReadableStream<Uint8Array> | null = null;
@@ -114,6 +115,5 @@ export function compressAnswers(): MiddlewareHandler {
     c.res = new Response(compressed, answer);
     c.res.headers.set('Content-Encoding', encoding);
     c.res.headers.delete('Content-Length');
-    varyOnAcceptEncoding(c.res.headers);
   };
 }
