@@ -5,15 +5,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
+import { compressAnswers } from './compression.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
+import { createFileCache, serveFiles } from './static-files.ts';
 
 export interface ServerOptions {
   port: number;
@@ -101,26 +102,27 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
+  // JSON answers are compressed as they go out; the portal's files below, once and kept.
+  root.use('/api/*', compressAnswers());
+  root.use('/__dev/*', compressAnswers());
   root.route('/', api);
   const distDir = options.distDir;
   if (distDir) {
-    const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    // The portal must be built: fail now rather than on the first page.
+    fs.accessSync(path.join(distDir, 'index.html'));
     const distRoot = path.relative(process.cwd(), distDir);
-    root.use(
-      '/assets/*',
-      serveStatic({
-        root: distRoot,
-        onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-      }),
-    );
+    const cache = createFileCache();
+    cache.warm(distDir);
+    root.use('/assets/*', serveFiles({ root: distRoot, cache, cacheControl: 'public, max-age=31536000, immutable' }));
     // Other files of dist/ (the favicon) by name.
-    const files = serveStatic({ root: distRoot });
+    const files = serveFiles({ root: distRoot, cache });
     root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
-    // SPA fallback for page routes only: a missing file is a 404, not the portal's page.
-    root.get('*', (c) => {
+    // SPA fallback for page routes only: a missing file is a 404, not the portal's page. The page
+    // is read from dist/ each time (and its compressed forms kept), so a rebuild shows at once.
+    const page = serveFiles({ root: distRoot, path: 'index.html', cache, cacheControl: 'no-cache' });
+    root.get('*', async (c, next) => {
       if (!isPageRoute(c.req.path)) return c.notFound();
-      c.header('Cache-Control', 'no-cache');
-      return c.html(indexHtml);
+      return (await page(c, next)) ?? c.notFound();
     });
   }
 
