@@ -78,9 +78,9 @@ function spread(values: number[]): string {
   return `${ms(median(values))} (${number.format(Math.round(Math.min(...values)))}–${number.format(Math.round(Math.max(...values)))})`;
 }
 
-/** The longest task and the total blocking time among the tasks that started in [from, to). */
+/** The longest task and the total blocking time among the tasks that ran in [from, to). */
 function blocking(tasks: LongTask[], from: number, to: number): { longest: number; blocked: number } {
-  const within = tasks.filter((task) => task.start >= from && task.start < to);
+  const within = tasks.filter((task) => task.start + task.duration > from && task.start < to);
   return {
     longest: Math.max(0, ...within.map((task) => task.duration)),
     blocked: within.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0),
@@ -149,7 +149,7 @@ async function interact(page: Page, eventType: string, sights: Sight[], act: () 
   return timing.seen.map((seen) => ({
     name: what,
     paint: seen.paint - timing.input,
-    longest: blocking(tasks, timing.input - 1, seen.paint).longest,
+    longest: blocking(tasks, timing.input, seen.paint).longest,
   }));
 }
 
@@ -183,6 +183,16 @@ async function interactions(page: Page, expected: Expected, currentMonth: Expect
 
 // --- Sizes ----------------------------------------------------------------------------------
 
+/** The query of the payment_events/ call the page made, checked against the range worked out here. */
+async function dashboardQuery(page: Page, computed: string): Promise<string> {
+  const urls = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+  const call = urls.map((url) => new URL(url)).find((url) => url.pathname.endsWith('/api/v2/payment_events/'));
+  if (!call) throw new Error('The dashboard made no payment_events/ call');
+  const instants = (search: string) => ['start', 'end'].map((name) => Date.parse(new URLSearchParams(search).get(name) ?? ''));
+  if (instants(call.search).join() !== instants(computed).join()) throw new Error(`The dashboard asked for ${call.search}, not the last 30 days (${computed})`);
+  return call.search;
+}
+
 interface SizeResult {
   size: number;
   events: number;
@@ -207,9 +217,13 @@ async function benchSize(browser: Browser, tempRoot: string, floorDir: string, s
     const result: SizeResult = { size, events: expected.events, fees: expected.fees, portal: [], floor: [], longest: [], blocked: [], floorLongest: [], interactions: [] };
     const label = `${number.format(expected.events)} + ${number.format(expected.fees)}`;
     const portalLoad = () => load(portalContext, `${site.portal.url}/`, expected.feesChart, `the dashboard (${label})`);
-    const floorLoad = () => load(floorContext, `${site.floor.url}/${expected.search}`, floorSight, `the floor (${label})`);
+    // The floor asks with the query the dashboard sent, word for word (seen on its first load).
+    let search = expected.search;
+    const floorLoad = () => load(floorContext, `${site.floor.url}/${search}`, floorSight, `the floor (${label})`);
     for (let i = 0; i < WARM_UP_LOADS; i++) {
-      await (await portalLoad()).page.close();
+      const portal = await portalLoad();
+      if (i === 0) search = await dashboardQuery(portal.page, expected.search);
+      await portal.page.close();
       await (await floorLoad()).page.close();
     }
     for (let run = 0; run < RUNS; run++) {
@@ -262,6 +276,7 @@ async function benchLcp(browser: Browser, tempRoot: string, floorDir: string, ba
   const site = await startSite({ tempRoot, floorDir });
   const bare = await startBareLogin(tempRoot, bareDir);
   try {
+    console.log(await servingNote(site.portal.url));
     const result: LcpResult = { portal: [], bare: [], portalElement: '', bareElement: '' };
     for (let run = 0; run < RUNS; run++) {
       const portal = await firstVisitLcp(browser, `${site.portal.url}/login`);
@@ -281,17 +296,12 @@ async function benchLcp(browser: Browser, tempRoot: string, floorDir: string, ba
 // --- How it is served ----------------------------------------------------------------------
 
 /** What a browser gets for the portal's entry script: its encoding and caching. */
-async function servingNote(tempRoot: string, floorDir: string): Promise<string> {
+async function servingNote(url: string): Promise<string> {
   const script = /<script[^>]+src="([^"]+)"/.exec(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[1];
-  const site = await startSite({ tempRoot, floorDir });
-  try {
-    if (!script) return 'served: (no script in dist/index.html)';
-    const response = await fetch(`${site.portal.url}${script}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
-    await response.arrayBuffer();
-    return `served by the reference server: ${script} with Content-Encoding ${response.headers.get('content-encoding') ?? 'none (uncompressed)'}, Cache-Control ${response.headers.get('cache-control') ?? 'none'}`;
-  } finally {
-    await site.close();
-  }
+  if (!script) return 'served: (no script in dist/index.html)';
+  const response = await fetch(`${url}${script}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+  await response.arrayBuffer();
+  return `served by the reference server: ${script} with Content-Encoding ${response.headers.get('content-encoding') ?? 'none (uncompressed)'}, Cache-Control ${response.headers.get('cache-control') ?? 'none'}`;
 }
 
 // --- Printing -------------------------------------------------------------------------------
@@ -364,7 +374,6 @@ try {
   if (buildPortalIfStale()) console.log('(built the portal: dist/ was missing or older than its sources)');
   const floorDir = await buildPage('floor', tempRoot);
   const bareDir = await buildPage('bare-login', tempRoot);
-  console.log(await servingNote(tempRoot, floorDir));
   browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
