@@ -20,7 +20,7 @@ const testsProgramFiles = [
   'machines/**/*.test.ts',
   'scripts/**/*.ts',
   'build/**/*.ts',
-  'bench/**/*.ts',
+  'bench/**/*.{ts,tsx}',
   'vite.config.ts',
 ];
 
@@ -102,7 +102,7 @@ export default defineConfig(
   },
 
   {
-    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'tests/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'tests/**/*.{ts,tsx}', 'bench/floor/**/*.ts', 'bench/bare-login/**/*.tsx'],
     languageOptions: { globals: globals.browser },
   },
   {
@@ -111,7 +111,7 @@ export default defineConfig(
   },
 
   {
-    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}', 'bench/**/*.tsx'],
     extends: [reactHooks.configs.flat.recommended],
   },
   {

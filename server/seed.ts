@@ -327,7 +327,80 @@ function insertDemoInvite(db: Db, now: number): boolean {
   return result.changes > 0;
 }
 
+// --- A seed size for benchmarks -------------------------------------------------------------
+
+/** The demo account whose dashboard a seed size fills: globetrotter, AFF-100 and its children. */
+export const SEED_SIZE_ACCOUNT = 'globetrotter';
+const SEED_SIZE_AFFILIATE = 'AFF-100';
+/** Far above the demo's day-based ids (days since 1970 * 100 + n: about 2,000,000). */
+const FIRST_SEED_SIZE_ID = 1_000_000_000;
+
+/** The affiliates whose rows an affiliate's account sees: its own and every one below it. */
+function withChildren(affiliateId: string): string[] {
+  const below = AFFILIATES.filter((affiliate) => affiliate.parentId === affiliateId).map((affiliate) => affiliate.id);
+  return [affiliateId, ...below.flatMap(withChildren)];
+}
+
+/**
+ * Tops up globetrotter's last 30 days (the dashboard's default range, [today - 30 days, now) in
+ * `today`'s zone) to `events` payment events and events / 5 connection fees: sales of AFF-100
+ * (some of them platform sales) and of its children, each child sale with its connection fee as
+ * in the demo data. Rows already there count, so the totals come out exact whenever the demo
+ * data has fewer; existing rows are never changed.
+ */
+function insertSeedSize(db: Db, today: DateTime, events: number): { events: number; fees: number } {
+  if (!Number.isInteger(events) || events < 0) throw new RangeError(`A seed size is a whole number of payment events, got ${events}`);
+  const visible = withChildren(SEED_SIZE_AFFILIATE);
+  const children = visible.filter((id) => id !== SEED_SIZE_AFFILIATE);
+  const start = today.startOf('day').minus({ days: 30 }).startOf('day').toMillis();
+  const end = today.toMillis();
+  const count = (table: string, affiliates: string[]) =>
+    (db
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${affiliates.map(() => '?').join(', ')})`)
+      .get(new Date(start).toISOString(), new Date(end).toISOString(), ...affiliates) as { n: number }).n;
+  const eventsToAdd = Math.max(0, events - count('payment_events', visible));
+  // Connection fees are the parent's on its children's sales.
+  const feesToAdd = Math.min(eventsToAdd, Math.max(0, Math.round(events / 5) - count('connection_fees', children)));
+  const lastId = (db.prepare('SELECT max(id) AS id FROM payment_events WHERE id >= ?').get(FIRST_SEED_SIZE_ID) as { id: number | null }).id;
+  const firstId = (lastId ?? FIRST_SEED_SIZE_ID - 1) + 1;
+  const random = createRandom(`seed-size|${isoDate(today)}|${firstId}`);
+  const parent = SELLERS.find((seller) => seller.id === SEED_SIZE_AFFILIATE) as Seller;
+  const childSellers = SELLERS.filter((seller) => children.includes(seller.id));
+  const insertEvent = db.prepare(
+    `INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertFee = db.prepare(
+    `INSERT INTO connection_fees (id, created, amount, affiliate_id, connection_fee_pc, connection_fee_amount) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  for (let n = 0; n < eventsToAdd; n++) {
+    const id = firstId + n;
+    // The first feesToAdd sales are the children's; their times are random, so they mix.
+    const seller = n < feesToAdd ? random.pick(childSellers) : parent;
+    const created = new Date(start + Math.floor(random.next() * (end - start))).toISOString();
+    const amount = randomAmount(random);
+    const policies: Policy[] = random.chance(0.03)
+      ? []
+      : [{ policy_number: `TB-${String(id - FIRST_SEED_SIZE_ID).padStart(7, '0')}`, travelers: Array.from({ length: random.int(1, 3) }, () => randomTraveler(random)) }];
+    insertEvent.run(id, created, amount, seller.id, randomCommissionPc(random, seller), random.pick(PRODUCTS), JSON.stringify(policies));
+    if (n < feesToAdd) {
+      const fee = randomFee(random);
+      insertFee.run(id, created, amount, seller.id, fee?.pc ?? null, fee?.amount ?? null);
+    }
+  }
+  return { events: eventsToAdd, fees: feesToAdd };
+}
+
 // --- Entry points -------------------------------------------------------------------------
+
+export interface DemoDataOptions {
+  today: DateTime;
+  log?: (line: string) => void;
+  /**
+   * A seed size for benchmarks: about this many payment events and a fifth as many connection
+   * fees in globetrotter's last 30 days (see insertSeedSize). Without it, the demo data alone.
+   */
+  seedEvents?: number;
+}
 
 /**
  * Seeds the demo data, or tops it up. meta `seeded_from` keeps the first seeded day and
@@ -335,7 +408,7 @@ function insertDemoInvite(db: Db, now: number): boolean {
  * only up to the time of that run) and adds the following days up to `today`'s time of day,
  * then the reports that became available. Existing rows are never changed.
  */
-export function ensureDemoData(db: Db, options: { today: DateTime; log?: (line: string) => void }): void {
+export function ensureDemoData(db: Db, options: DemoDataOptions): void {
   const { today } = options;
   const log = options.log ?? (() => {});
   const todayDate = today.startOf('day');
@@ -352,6 +425,12 @@ export function ensureDemoData(db: Db, options: { today: DateTime; log?: (line: 
     for (let day = firstDay; day <= todayDate; day = day.plus({ days: 1 })) days.push(day);
 
     const { events, fees } = insertSales(db, days, today.toMillis());
+    if (options.seedEvents !== undefined) {
+      const added = insertSeedSize(db, today, options.seedEvents);
+      if (added.events + added.fees > 0) {
+        log(`Seed size ${options.seedEvents}: added ${added.events} payment events and ${added.fees} connection fees to ${SEED_SIZE_ACCOUNT}'s last 30 days`);
+      }
+    }
     const reports = insertReports(db, DateTime.fromISO(seededFrom, { zone: today.zone }).startOf('month'), todayDate);
     setMeta(db, 'seeded_from', seededFrom);
     if (!seededThrough || seededThrough < isoDate(todayDate)) setMeta(db, 'seeded_through', isoDate(todayDate));

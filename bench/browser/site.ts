@@ -1,0 +1,118 @@
+// What the browser bench serves: the portal's dist/ (built when missing or older than its
+// sources, as npm start does), and two pages built with Vite in each run into temp folders, the
+// dashboard's floor (bench/floor) and a bare React login page (bench/bare-login). Each is served
+// by the reference server (startServer) as a production host serves the portal: hashed assets
+// cached for good, index.html revalidated, and whatever compression the server applies.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { DateTime } from 'luxon';
+import { generate } from 'otplib';
+import { build } from 'vite';
+import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
+import { openDatabase } from '../../server/db.ts';
+import { startServer, type RunningServer } from '../../server/index.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, ensureDemoData, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const DIST = path.join(root, 'dist');
+const SOURCES = ['src', 'machines', 'index.html', 'vite.config.ts', 'package.json', 'public'];
+/** Long enough that no access token needs a refresh while the bench runs. */
+const ACCESS_LIFETIME_SECONDS = 3 * 60 * 60;
+
+function newestModification(entry: string): number {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestModification(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** Builds dist/ when it is missing or older than the portal's sources; answers whether it built. */
+export function buildPortalIfStale(): boolean {
+  const built = path.join(DIST, 'index.html');
+  const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+  if (builtAt > 0 && !SOURCES.some((source) => newestModification(path.join(root, source)) > builtAt)) return false;
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0) throw new Error('vite build of the portal failed');
+  return true;
+}
+
+/** Builds bench/<page>/index.html and what it imports into a new temp folder; answers the folder. */
+export async function buildPage(page: 'floor' | 'bare-login', tempRoot: string): Promise<string> {
+  const outDir = path.join(tempRoot, page);
+  await build({
+    configFile: false,
+    root: path.join(root, 'bench', page),
+    mode: 'production',
+    logLevel: 'warn',
+    plugins: page === 'bare-login' ? [react()] : [],
+    build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false } },
+  });
+  return outDir;
+}
+
+export interface BenchSite {
+  /** The portal, with globetrotter's last 30 days seeded to the size asked for. */
+  portal: RunningServer;
+  /** The floor page on the same database (and so the same signing key and data). */
+  floor: RunningServer;
+  close(): Promise<void>;
+}
+
+/** The portal and the floor over one temp database seeded with `seedEvents` (or the demo data alone). */
+export async function startSite(options: { tempRoot: string; floorDir: string; seedEvents?: number }): Promise<BenchSite> {
+  const dir = fs.mkdtempSync(path.join(options.tempRoot, 'site-'));
+  const databasePath = path.join(dir, 'portal.sqlite');
+  // The server seeds the demo data itself; the seed size goes in first, in the same way.
+  const db = openDatabase(databasePath);
+  ensureDemoData(db, { today: DateTime.local(), seedEvents: options.seedEvents });
+  db.close();
+  const common = { port: 0, databasePath, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS, log: () => {} };
+  const portal = await startServer({ ...common, distDir: DIST, demo: true });
+  const floor = await startServer({ ...common, distDir: options.floorDir, demo: false });
+  return {
+    portal,
+    floor,
+    async close() {
+      await floor.close();
+      await portal.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A server of the bare login page (no data: a database of its own, never seeded). */
+export async function startBareLogin(tempRoot: string, bareDir: string): Promise<RunningServer & { close(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(tempRoot, 'bare-'));
+  const server = await startServer({ port: 0, databasePath: path.join(dir, 'bare.sqlite'), distDir: bareDir, demo: false, log: () => {} });
+  return { ...server, close: () => server.close().then(() => fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** Signs the seed size's demo account in through the API: password, then a TOTP code. */
+export async function signIn(server: RunningServer): Promise<TokenPair & { username: string }> {
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.username === SEED_SIZE_ACCOUNT);
+  if (!account?.totpSecret) throw new Error(`${SEED_SIZE_ACCOUNT} is no TOTP demo account`);
+  const post = async (pathName: string, body: unknown, access?: string): Promise<TokenPair> => {
+    const response = await fetch(`${server.url}/api/v2/${pathName}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(access ? { Authorization: `Bearer ${access}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`POST ${pathName}: HTTP ${response.status} ${await response.text()}`);
+    return tokenPairSchema.parse(await response.json());
+  };
+  const partial = await post('token/', { username: account.username, password: DEMO_PASSWORD });
+  const code = await generate({ secret: account.totpSecret, epoch: Math.floor(Date.now() / 1000) });
+  return { username: account.username, ...(await post('token/verify/', { token: code }, partial.access)) };
+}
+
+export function makeTempRoot(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+}
