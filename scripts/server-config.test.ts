@@ -44,6 +44,12 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, { TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(readServerConfig(8080, { TRUST_PROXY: '1' }).trustProxy).toBe(true);
   });
+
+  it('tops the demo data up to SEED_EVENTS payment events, a positive whole number, only when set', () => {
+    expect(readServerConfig(8080, {}).seedEvents).toBeUndefined();
+    expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);
+    expect(() => readServerConfig(8080, { SEED_EVENTS: 'many' })).toThrow('SEED_EVENTS must be a positive whole number, got "many"');
+  });
 });
 
 describe('banner', () => {

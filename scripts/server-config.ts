@@ -9,6 +9,8 @@ export interface EnvConfig {
   databasePath: string;
   demo: boolean;
   accessLifetimeSeconds: number | undefined;
+  /** SEED_EVENTS=N: the demo's last 30 days topped up to N payment events, for measuring. */
+  seedEvents: number | undefined;
   /** Sends Strict-Transport-Security: only behind HTTPS (HSTS=1). */
   hsts: boolean;
   /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
@@ -44,6 +46,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     databasePath: env.DATABASE_PATH ?? 'data/portal.sqlite',
     demo,
     accessLifetimeSeconds: positiveInteger(env, 'ACCESS_TOKEN_LIFETIME', undefined),
+    seedEvents: positiveInteger(env, 'SEED_EVENTS', undefined),
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',

@@ -26,6 +26,8 @@ export interface ServerOptions {
   /** Seeds demo data and, on a loopback hostname only, lists the outbox at /__dev/outbox. */
   demo: boolean;
   accessLifetimeSeconds?: number;
+  /** With demo data: globetrotter's last 30 days topped up to this many payment events (benchmarks). */
+  seedEvents?: number;
   /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
   hsts?: boolean;
   /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
@@ -80,7 +82,7 @@ function signingSecret(db: Db): Uint8Array {
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const db = openDatabase(options.databasePath);
-  if (options.demo) ensureDemoData(db, { today: DateTime.local(), log });
+  if (options.demo) ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents });
   const hostname = options.hostname ?? '127.0.0.1';
   // The outbox hands out sign-in codes: only this machine may read it.
   const outbox = options.demo && isLoopbackHost(hostname);
