@@ -2,11 +2,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { bundleReport } from './build/bundle-report.ts';
+import { prerenderLogin } from './build/prerender-login.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 8080}`;
 
 export default defineConfig({
-  plugins: [react(), bundleReport()],
+  plugins: [react(), prerenderLogin(), bundleReport()],
+  define: {
+    // The footer's year in the page prerendered at build time.
+    'import.meta.env.BUILD_YEAR': JSON.stringify(new Date().getFullYear()),
+  },
   server: {
     proxy: {
       '/api': apiTarget,

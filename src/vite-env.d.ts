@@ -15,6 +15,8 @@ interface ImportMetaEnv {
   readonly VITE_PUBLIC_SITE_URL?: string;
   /** ISO 4217 currency code for amounts, default "USD". */
   readonly VITE_CURRENCY?: string;
+  /** The year of the build (vite.config.ts), which the prerendered page's footer shows. */
+  readonly BUILD_YEAR: number;
 }
 
 interface ImportMeta {
