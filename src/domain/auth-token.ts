@@ -3,7 +3,7 @@
 // whether the app content may show. Pure functions: garbage in means signed out, never a throw.
 import { jwtDecode } from 'jwt-decode';
 import * as z from 'zod/mini';
-import { accessClaimsSchema, type AccessClaims } from '../api/schemas.ts';
+import { accessClaimsSchema, type AccessClaims } from '../api/sign-in-schemas.ts';
 
 export const TOKEN_STORAGE_KEY = 'auth_token';
 /** Spec section 9: refresh 60 seconds before expiry. */
