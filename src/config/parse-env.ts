@@ -1,4 +1,6 @@
-// Build-time configuration (decisions.md section 1), read from import.meta.env once at start-up.
+// Build-time configuration (decisions.md section 1): the VITE_ variables, parsed and checked when
+// Vite loads its config (vite.config.ts), so that a wrong value stops the build or the dev
+// server with a readable message, and the browser receives only the parsed values (env.ts).
 // A blank value counts as unset, so `VITE_GTM_ID=` in a .env file means "no tag manager".
 import * as z from 'zod/mini';
 
@@ -82,11 +84,3 @@ export function parseEnv(raw: RawEnv): Env {
     currency: values.VITE_CURRENCY,
   });
 }
-
-// Each variable is named in full so that Vite replaces it at build time.
-export const env = parseEnv({
-  VITE_API_BASE_URL: import.meta.env.VITE_API_BASE_URL,
-  VITE_GTM_ID: import.meta.env.VITE_GTM_ID,
-  VITE_PUBLIC_SITE_URL: import.meta.env.VITE_PUBLIC_SITE_URL,
-  VITE_CURRENCY: import.meta.env.VITE_CURRENCY,
-});

@@ -7,7 +7,7 @@ const noUpdates = () => () => {};
 const currentYear = () => new Date().getFullYear();
 // The page prerendered at build time says the build's year: the app takes that markup over as it
 // is, then shows the current year (they differ once a build outlives its year).
-const buildYear = () => import.meta.env.BUILD_YEAR;
+const buildYear = () => __BUILD_YEAR__;
 
 export function SiteFooter() {
   const year = useSyncExternalStore(noUpdates, currentYear, buildYear);
