@@ -7,14 +7,35 @@ import { idString, tokenPairSchema } from './sign-in-schemas.ts';
 
 export * from './sign-in-schemas.ts';
 
+/**
+ * A string matching a pattern. Checked in a transform rather than with zod's string formats and
+ * regex checks, and with patterns written out here rather than built by zod: those would sit in
+ * the sign-in screens' code (where the zod module is, for the sign-in schemas) for no use of theirs.
+ */
+function matching(pattern: RegExp, message: string) {
+  return z.pipe(
+    z.string(),
+    z.transform((value: string, ctx) => {
+      if (!pattern.test(value)) ctx.issues.push({ code: 'custom', message, input: value });
+      return value;
+    }),
+  );
+}
+
+// The ISO 8601 patterns of zod's string formats: a calendar day (29 February in leap years only),
+// a time with seconds and optional fractions, and Z or a UTC offset.
+const DAY = String.raw`(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8])))`;
+const TIME = String.raw`(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?`;
+const OFFSET = String.raw`(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)`;
+
 /** A decimal amount as the API sends it: "12", "12.5", "-3.000001". */
-export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'Expected a decimal string'));
+export const decimalString = matching(/^-?\d+(\.\d+)?$/, 'Expected a decimal string');
 
 /** An ISO 8601 date-time with an offset or Z, as Django REST Framework renders it. */
-export const isoDateTime = z.iso.datetime({ offset: true });
+export const isoDateTime = matching(new RegExp(`^${DAY}T${TIME}${OFFSET}$`), 'Expected an ISO 8601 date-time');
 
 /** An ISO 8601 calendar date, YYYY-MM-DD. */
-export const isoDate = z.iso.date();
+export const isoDate = matching(new RegExp(`^${DAY}$`), 'Expected an ISO 8601 date');
 
 // --- Affiliates ---------------------------------------------------------------------------
 
