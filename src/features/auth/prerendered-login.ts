@@ -29,22 +29,22 @@ export interface BootOptions {
  * The inline script. Self-contained (no imports, no outer names): index.html carries its source
  * text, and the server's Content-Security-Policy allows exactly that text by its hash.
  */
-export function bootPrerenderedLogin(doc: Document, options: BootOptions): void {
+export function bootPrerenderedLogin(doc: Document, { storageKey, marks }: BootOptions): void {
   const html = doc.documentElement;
-  let token: string | null = null;
+  let token = null;
   try {
-    token = doc.defaultView?.localStorage.getItem(options.storageKey) ?? null;
+    token = localStorage.getItem(storageKey);
   } catch {
     // No storage (a privacy mode): the app starts signed out, as the form says.
   }
   // The routes whose signed-out page is the prerendered one, matched as the router does.
-  if (token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(doc.location.pathname)) html.setAttribute(options.marks.hidden, '');
+  if (token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(location.pathname)) html.setAttribute(marks.hidden, '');
   doc.addEventListener(
     'submit',
     (event) => {
-      if (html.hasAttribute(options.marks.started)) return;
+      if (html.hasAttribute(marks.started)) return;
       event.preventDefault();
-      html.setAttribute(options.marks.asked, '');
+      html.setAttribute(marks.asked, '');
     },
     true,
   );
