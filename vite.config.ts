@@ -1,12 +1,29 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
 import { bundleReport } from './build/bundle-report.ts';
+import { prerenderLogin } from './build/prerender-login.ts';
+import { parseEnv } from './src/config/parse-env.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 8080}`;
 
-export default defineConfig({
-  plugins: [react(), bundleReport()],
+export default defineConfig(({ mode }) => ({
+  plugins: [react(), prerenderLogin(), bundleReport()],
+  define: {
+    // The VITE_ variables (.env files and the environment), checked here: a wrong value stops
+    // the build with a readable message, and the page carries only the parsed configuration.
+    __APP_CONFIG__: JSON.stringify(parseEnv(loadEnv(mode, import.meta.dirname, 'VITE_'))),
+    // The footer's year in the page prerendered at build time.
+    __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()),
+  },
+  resolve: {
+    alias: [
+      // The shims of useSyncExternalStore (wouter's, @xstate/react's) are for React before 18:
+      // React 19 has the hook, which the unshimmed entry points hand on as it is.
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
+    ],
+  },
   server: {
     proxy: {
       '/api': apiTarget,
@@ -69,4 +86,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

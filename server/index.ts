@@ -12,7 +12,7 @@ import { compressAnswers } from './compression.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
-import { noStore, securityHeaders } from './security-headers.ts';
+import { inlineScriptHashes, noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 import { createFileCache, serveFiles } from './static-files.ts';
 
@@ -101,7 +101,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   pruning.unref();
 
   const root = new Hono();
-  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager }));
+  // The built page's inline script (the prerendered login form's) runs by its hash.
+  const scriptHashes = options.distDir ? inlineScriptHashes(fs.readFileSync(path.join(options.distDir, 'index.html'), 'utf8')) : [];
+  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, scriptHashes }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
   // JSON answers are compressed as they go out; the portal's files below, once and kept.

@@ -1,6 +1,7 @@
 // The security headers of every answer the server gives (the portal's page, its files, the API):
 // a content security policy that lets the page load only its own code and styles, and the usual
 // companions. API answers carry travellers' names and tokens, so no cache may keep them.
+import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
@@ -12,14 +13,27 @@ export interface SecurityHeaderOptions {
   hsts?: boolean;
   /** The portal was built with a tag manager: its script origin is allowed. */
   tagManager?: boolean;
+  /** Hash sources ('sha256-...') of the inline scripts the portal's page may run. */
+  scriptHashes?: readonly string[];
 }
 
-export function securityHeaders({ hsts = false, tagManager = false }: SecurityHeaderOptions = {}): MiddlewareHandler {
+/**
+ * The hash sources of a page's inline scripts (those without src), each allowing exactly that
+ * script text: the built index.html's, read when the server starts, so they always match it.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attributes = '', body = '']) => !/\ssrc\s*=/i.test(attributes) && body !== '')
+    .map(([, , body = '']) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+}
+
+export function securityHeaders({ hsts = false, tagManager = false, scriptHashes = [] }: SecurityHeaderOptions = {}): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
-      // Scripts, styles, images and API calls from this origin only; no inline script or style.
+      // Scripts, styles, images and API calls from this origin only; no inline style, and no
+      // inline script but the page's own, each allowed by its hash.
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
+      scriptSrc: ["'self'", ...scriptHashes, ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       // Not covered by default-src: an injected form must not post anywhere else.

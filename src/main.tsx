@@ -1,9 +1,6 @@
 // Start-up: the tag manager, the session (auth actor + API client), and the React tree.
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Router } from 'wouter';
-import { App } from './app/app.tsx';
 import { loadTagManager, pushToDataLayer } from './app/data-layer.ts';
+import { mountApp } from './app/mount.tsx';
 import { createSession } from './app/session.ts';
 import { createTokenStorage } from './app/token-storage.ts';
 import { env } from './config/env.ts';
@@ -23,10 +20,4 @@ const session = createSession({
 });
 session.start();
 
-createRoot(container).render(
-  <StrictMode>
-    <Router>
-      <App session={session} />
-    </Router>
-  </StrictMode>,
-);
+mountApp(container, session);

@@ -5,7 +5,8 @@ interface ViteTypeOptions {
   strictImportMetaEnv: unknown;
 }
 
-// Build-time configuration, parsed and validated in src/config/env.ts (decisions.md section 1).
+// Build-time configuration (decisions.md section 1): the VITE_ variables, parsed and validated by
+// src/config/parse-env.ts when the build starts, which the page receives as __APP_CONFIG__.
 interface ImportMetaEnv {
   /** Base of the v2 API, default "/api/v2/". */
   readonly VITE_API_BASE_URL?: string;
@@ -20,3 +21,8 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** The parsed configuration (vite.config.ts); src/config/env.ts hands it on. */
+declare const __APP_CONFIG__: import('./config/parse-env.ts').Env;
+/** The year of the build (vite.config.ts), which the page prerendered at build time shows. */
+declare const __BUILD_YEAR__: number;

@@ -12,7 +12,7 @@ import {
   type RefreshResponse,
   type TokenPair,
   type TotpSetup,
-} from './schemas.ts';
+} from './sign-in-schemas.ts';
 
 interface FailureTexts {
   /** The server said no (a 4xx answer). */

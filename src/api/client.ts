@@ -2,7 +2,7 @@
 // impersonate_affiliate parameter, zod validation of every response, and the error texts of
 // spec section 8, all decided here and nowhere else.
 import type * as z from 'zod/mini';
-import { errorBodySchema } from './schemas.ts';
+import { errorBodySchema } from './sign-in-schemas.ts';
 
 /** Spec section 8: the generic texts, and the texts of each call. */
 export const messages = {

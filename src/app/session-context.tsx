@@ -1,6 +1,5 @@
 // The session for the views: the provider, and hooks to read the auth machine's state.
-import { useSelector } from '@xstate/react';
-import { createContext, use, type ReactNode } from 'react';
+import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
 import type { ApiScope } from '../api/client.ts';
@@ -18,14 +17,48 @@ export function useSession(): Session {
   return session;
 }
 
+interface ObservableActor<TSnapshot> {
+  getSnapshot(): TSnapshot;
+  subscribe(observer: () => void): { unsubscribe(): void };
+}
+
+/**
+ * The slice of an actor's current state, asked for again and again by React, which must get the
+ * same answer while the actor has not moved: computed once per snapshot.
+ */
+function sliceOf<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): () => T {
+  let last: { snapshot: TSnapshot; slice: T } | null = null;
+  return () => {
+    const snapshot = actor.getSnapshot();
+    if (last?.snapshot !== snapshot) last = { snapshot, slice: selector(snapshot) };
+    return last.slice;
+  };
+}
+
+/**
+ * A slice of an actor's state; the view renders again only when the slice changes. What
+ * @xstate/react's useSelector does, on React's own hook: the sign-in screens load without it.
+ */
+function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): T {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const subscription = actor.subscribe(onChange);
+      return () => subscription.unsubscribe();
+    },
+    [actor],
+  );
+  const getSlice = useMemo(() => sliceOf(actor, selector), [actor, selector]);
+  return useSyncExternalStore(subscribe, getSlice, getSlice);
+}
+
 /** A narrow slice of the auth machine's state. */
 export function useAuthSelector<T>(selector: (snapshot: SnapshotFrom<AuthActor>) => T): T {
-  return useSelector(useSession().auth, selector);
+  return useActorSelector(useSession().auth, selector);
 }
 
 /** The client and the impersonated affiliate, which every cached call is keyed by. */
 export function useApiScope(): ApiScope {
   const session = useSession();
-  const impersonated = useSelector(session.impersonation, selectImpersonatedAffiliate);
+  const impersonated = useActorSelector(session.impersonation, selectImpersonatedAffiliate);
   return { client: session.client, impersonated };
 }

@@ -1,12 +1,12 @@
 // The session: the auth actor (machines/auth.ts, given its side effects) and the API client that
 // every call goes through, wired together. The client reads the token from the actor, waiting
 // for the refresh of a token about to expire; a 401 on an authenticated call ends the session.
-import { createActor, waitFor, type Actor } from 'xstate';
+import { createActor, type Actor } from 'xstate';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
-import { gateFor, isExpired, msUntilRefresh } from '../domain/auth-token.ts';
+import { isExpired, msUntilRefresh } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
@@ -60,8 +60,8 @@ export function createSession(options: SessionOptions): Session {
   function accessTokenForCall(): string | null | Promise<string | null> {
     const access = currentAccess();
     if (!auth.getSnapshot().matches('authenticated') || access === null || !needsRefreshFirst(access)) return access;
-    pendingRefresh ??= waitFor(auth, (s) => !s.matches('authenticated') || !needsRefreshFirst(s.context.token?.access ?? ''))
-      .then((s) => (s.matches('authenticated') ? (s.context.token?.access ?? null) : null))
+    pendingRefresh ??= sessionRefresh()
+      .then((module) => module.freshAccessToken(auth, needsRefreshFirst))
       .finally(() => {
         pendingRefresh = null;
       });
@@ -91,43 +91,22 @@ export function createSession(options: SessionOptions): Session {
   const rotationLog = () => (loadingLog ??= options.rotations ? Promise.resolve(options.rotations) : import('./rotation-log.ts').then((log) => log.browserRotationLog()));
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
-  /**
-   * One refresh at a time across the tabs of this browser (Web Locks, where there are any): a
-   * refresh token works once, and the server takes a second use for theft and revokes the whole
-   * chain. Inside the lock a tab first looks for a newer pair of its chain, in the rotation log
-   * and in storage: when another tab has just refreshed, it takes that pair instead of spending
-   * its own, already spent, refresh token.
-   */
-  function refreshAcrossTabs(refresh: string): Promise<RefreshResponse> {
-    const run = async (): Promise<RefreshResponse> => {
-      const stored = options.storage.read();
-      const own = { access: currentAccess() ?? '', refresh };
-      // Storage may show another tab's session, or (read from a stale copy) an older pair of this
-      // chain; the log leads either on to the newest pair.
-      const start = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app' ? stored : own;
-      const rotations = await rotationLog();
-      const newest = await rotations.newest({ access: start.access, refresh: start.refresh });
-      if (newest.refresh !== refresh && msUntilRefresh(newest.access, Date.now()) > 0) return newest;
-      const spending = newest.refresh;
-      const answer = await authApi.refresh(spending);
-      const pair = { access: answer.access, refresh: answer.refresh ?? spending };
-      if (pair.refresh !== spending) await rotations.add(spending, pair);
-      // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the
-      // answer must not bring the old session back. A session another tab stored is taken; an
-      // older pair of this chain showing up late in storage is not another session.
-      const now = options.storage.read();
-      const replaced = now?.refresh !== stored?.refresh && (now === null || (await rotations.newest(now)).refresh !== pair.refresh);
-      if (!auth.getSnapshot().matches('authenticated') || replaced) {
-        if (now && gateFor(now) === 'app') return { access: now.access, refresh: now.refresh };
-        throw new Error('Signed out during the token refresh');
-      }
-      const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
-      options.storage.write({ username, ...pair });
-      refreshed = answer.access;
-      return pair;
-    };
-    return locks ? locks.request('affiliate-portal-token-refresh', run) : run();
-  }
+  // The refresh across tabs, and the waits for it, load with the first of them.
+  let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
+  const sessionRefresh = () => (loadingRefresh ??= import('./session-refresh.ts'));
+  const refreshAcrossTabs = (refresh: string): Promise<RefreshResponse> =>
+    sessionRefresh().then((module) =>
+      module.refreshAcrossTabs(refresh, {
+        storage: options.storage,
+        api: authApi,
+        auth,
+        rotationLog,
+        locks,
+        onRefreshed: (access) => {
+          refreshed = access;
+        },
+      }),
+    );
 
   const auth: AuthActor = createActor(
     provideAuth({

@@ -1,9 +1,10 @@
-// The sign-in screens' budget (issue: "the JS that /login downloads before the first code screen
-// is at most 100 KB gzip"), measured on the production build the other e2e tests run against.
+// The sign-in screens' budget: the JavaScript /login downloads before the first code screen is at
+// most 100 KB (1 KB = 1,000 bytes, gzip -9), measured on the production build the other e2e tests
+// run against: the entry chunk, its static imports and the scripts inline in index.html.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleReportFile, type BundleReport } from '../../build/bundle-report.ts';
+import { bundleReportFile, gzipSize, inlineScripts, type BundleReport } from '../../build/bundle-report.ts';
 import { DIST } from './portal.ts';
 
 describe('the production bundle', () => {
@@ -14,9 +15,14 @@ describe('the production bundle', () => {
     expect(fs.readdirSync(DIST, { recursive: true }).filter((file) => String(file).endsWith('bundle-report.json'))).toEqual([]);
   });
 
-  it('keeps what /login downloads within 100 KB gzip', () => {
-    expect(report.login.bytes).toBeGreaterThan(0);
-    expect(report.login.bytes).toBeLessThanOrEqual(report.login.budget);
+  it('keeps what /login downloads within 100 KB gzip -9, counted from the files served', () => {
+    expect(report.login.budget).toBe(100_000);
+    const chunkBytes = report.login.chunks.map((file) => gzipSize(fs.readFileSync(path.join(DIST, file))));
+    const inlineBytes = inlineScripts(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8')).map((script) => gzipSize(script));
+    const bytes = [...chunkBytes, ...inlineBytes].reduce((sum, size) => sum + size, 0);
+    expect(report.login.bytes).toBe(bytes);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThanOrEqual(100_000);
   });
 
   it('loads the charts, dates and decimals only with the screens that need them', () => {

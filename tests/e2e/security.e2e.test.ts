@@ -1,14 +1,20 @@
 // The security headers as the browser receives them from the reference server (the portal's page,
 // its script and stylesheet, an API answer), and the Content Security Policy watch that every
 // other e2e test relies on: a violation on any page opened by the suite's browser is reported.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { pendingCspViolations, takeCspViolations } from './csp.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { DIST, startPortal, type Portal } from './portal.ts';
 import { DESKTOP, poll } from './session.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+// The built page's one inline script (the prerendered login form's) is allowed by its hash.
+const inlineScript = /<script>([\s\S]*?)<\/script>/.exec(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[1] ?? '';
+const inlineScriptHash = `'sha256-${createHash('sha256').update(inlineScript).digest('base64')}'`;
+const CSP = `default-src 'self'; script-src 'self' ${inlineScriptHash}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 
 let browser: Browser;
 let portal: Portal;

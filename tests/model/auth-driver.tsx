@@ -21,7 +21,8 @@ import { SiteHeader } from '../../src/app/layout/site-header.tsx';
 import type { Session } from '../../src/app/session.ts';
 import { isExpired, readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
-import { loadQrCode as loadRealQrCode, QR_CODE_LABEL } from '../../src/features/auth/qr-code.tsx';
+import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
+import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';
 import {
   addFixtures,
   createTestServer,

@@ -1,12 +1,15 @@
 // The login screen (spec section 2): 'Email or Username', 'Password', Login, the error line, and
 // 'Signing in...' while the password is checked. No client-side field checks (spec section 5):
 // whatever is typed goes to the server, and stays in the form after an error.
-import { useId, useState, type FormEvent } from 'react';
+// The page may have shown this form before the app ran (prerendered into index.html): what was
+// typed into it meanwhile is taken over, and a Login pressed meanwhile is sent once the app runs.
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 
 export function LoginScreen() {
   const { auth } = useSession();
@@ -17,6 +20,17 @@ export function LoginScreen() {
   const [password, setPassword] = useState('');
   const usernameId = useId();
   const errorId = useId();
+  const form = useRef<HTMLFormElement>(null);
+
+  // The fields start as the browser holds them: typed into the prerendered form, or filled in by
+  // a password manager, before the app ran. Before the first paint, so nothing flickers.
+  useLayoutEffect(() => {
+    if (!form.current) return;
+    const typed = typedCredentials(form.current);
+    setUsername(typed.username);
+    setPassword(typed.password);
+    if (takeSignInRequest(form.current.ownerDocument)) auth.send({ type: 'LOGIN.SUBMIT', ...typed });
+  }, [auth]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,7 +39,8 @@ export function LoginScreen() {
 
   return (
     <AuthCard title="Affiliate Login">
-      <form onSubmit={submit} noValidate>
+      {/* method="dialog": outside a dialog the browser's own submission sends nothing anywhere. */}
+      <form ref={form} method="dialog" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={usernameId}>Email or Username</label>
           <input

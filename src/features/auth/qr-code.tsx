@@ -1,6 +1,7 @@
-// The QR code of an authenticator setup. qrcode.react is loaded only when a setup needs it, so
-// the sign-in bundle does not carry it: the session runs loadQrCode (the auth machine's
-// totpSetup.ready.qrCode region tracks it), and QrCode draws once it has resolved.
+// The QR code library of an authenticator setup. qrcode.react is loaded only when a setup needs
+// it, so the sign-in bundle does not carry it: the session runs loadQrCode (the auth machine's
+// totpSetup.ready.qrCode region tracks it), and QrCode (qr-code-image.tsx) draws once it has
+// resolved. Kept apart from QrCode, which loads with the setup screen.
 type QrModule = typeof import('qrcode.react');
 
 let qrModule: QrModule | null = null;
@@ -12,10 +13,7 @@ export function loadQrCode(): Promise<void> {
   });
 }
 
-export const QR_CODE_LABEL = 'QR code for your authenticator app';
-
-export function QrCode({ value }: { value: string }) {
-  if (!qrModule) return null; // not loaded: the machine shows 'Generating QR code...' meanwhile
-  const { QRCodeSVG } = qrModule;
-  return <QRCodeSVG value={value} size={192} fgColor="#000000" bgColor="#FFFFFF" role="img" aria-label={QR_CODE_LABEL} />;
+/** The library, once loadQrCode has resolved. */
+export function loadedQrCode(): QrModule | null {
+  return qrModule;
 }

@@ -9,7 +9,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/auth-token.ts';
 import { AuthCard } from './auth-card.tsx';
-import { QrCode } from './qr-code.tsx';
+import { QrCode } from './qr-code-image.tsx';
 import { SetupError } from './setup-error.tsx';
 
 export function TotpSetupScreen() {

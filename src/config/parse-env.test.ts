@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env';
+import { parseEnv } from './parse-env.ts';
 
 describe('parseEnv', () => {
   it('uses the defaults of decisions.md when nothing is set', () => {

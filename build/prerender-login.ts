@@ -1,0 +1,61 @@
+// A Vite plugin that writes the login page into the built index.html: #root holds what the app
+// renders on /login signed out (rendered from the app's own components by src/app/prerender.tsx,
+// so it cannot drift from them), and an inline script in <head> (src/features/auth/
+// prerendered-login.ts) hides it where it is not the page to show and holds an early Login. The
+// first paint then shows a form that can be typed into, before any of the app's code has run.
+import path from 'node:path';
+import { minifySync, runnerImport, type Plugin, type ResolvedConfig } from 'vite';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
+import { bootScriptSource } from '../src/features/auth/prerendered-login.ts';
+
+type PrerenderModule = typeof import('../src/app/prerender.tsx');
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/** Stylesheets say nothing about the markup: in the prerender they are empty modules. */
+const NO_STYLESHEET = '\0prerender-login:no-stylesheet';
+const withoutStylesheets: Plugin = {
+  name: 'prerender-login:without-stylesheets',
+  enforce: 'pre',
+  resolveId(source) {
+    return /\.css($|\?)/.test(source) ? NO_STYLESHEET : null;
+  },
+  load(id) {
+    return id === NO_STYLESHEET ? 'export {};' : null;
+  },
+};
+
+export function prerenderLogin(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'prerender-login',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        if (!html.includes(EMPTY_ROOT)) throw new Error(`prerender-login: index.html has no ${EMPTY_ROOT} to fill`);
+        if (!html.includes('</title>')) throw new Error('prerender-login: index.html has no <title> to put the inline script after');
+        // The app's modules run in Node the way Vite would serve them, with the build's settings.
+        const { module } = await runnerImport<PrerenderModule>(path.join(config.root, 'src/app/prerender.tsx'), {
+          configFile: false,
+          root: config.root,
+          mode: config.mode,
+          envDir: config.envDir,
+          envPrefix: config.envPrefix,
+          define: config.define,
+          logLevel: 'error',
+          plugins: [withoutStylesheets],
+        });
+        const markup = module.renderSignedOutPage('/login');
+        if (!markup.includes('<form')) throw new Error('prerender-login: the /login page rendered no form');
+        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY)).code.trim();
+        return html
+          .replace('</title>', `</title>\n    <script>${script}</script>`)
+          .replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
+      },
+    },
+  };
+}

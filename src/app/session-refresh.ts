@@ -1,0 +1,87 @@
+// The session's refresh while signed in (session.ts): one refresh at a time across the tabs of
+// this browser, and calls waiting for it. Loaded with the first of them, so that the login page
+// does without it.
+import type { Actor, SnapshotFrom } from 'xstate';
+import type { provideAuth } from '../../machines/auth.actors.ts';
+import type { AuthApi } from '../api/auth.ts';
+import type { RefreshResponse } from '../api/sign-in-schemas.ts';
+import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
+import type { RotationLog } from './rotation-log.ts';
+import type { TokenStorage } from './token-storage.ts';
+
+type AuthActor = Actor<ReturnType<typeof provideAuth>>;
+
+/**
+ * The session's access token once `isStale` no longer holds for it (a refresh has given a new
+ * one); null when the session ended meanwhile. (xstate's waitFor would do; written out, it
+ * stays out of the sign-in screens' code, where the xstate module is.)
+ */
+export function freshAccessToken(auth: AuthActor, isStale: (access: string) => boolean): Promise<string | null> {
+  return new Promise((resolve) => {
+    const settled = (snapshot: SnapshotFrom<AuthActor>): boolean => {
+      const signedIn = snapshot.matches('authenticated');
+      const access = snapshot.context.token?.access ?? '';
+      if (signedIn && isStale(access)) return false;
+      resolve(signedIn ? access || null : null);
+      return true;
+    };
+    if (settled(auth.getSnapshot())) return;
+    const subscription = auth.subscribe({
+      next: (snapshot) => {
+        if (settled(snapshot)) subscription.unsubscribe();
+      },
+      // The session stopped: it has ended.
+      complete: () => resolve(null),
+      error: () => resolve(null),
+    });
+  });
+}
+
+export interface TabRefreshOptions {
+  storage: TokenStorage;
+  api: Pick<AuthApi, 'refresh'>;
+  auth: AuthActor;
+  /** The refresh tokens spent in this browser. */
+  rotationLog: () => Promise<RotationLog>;
+  locks: Pick<LockManager, 'request'> | undefined;
+  /** The access token a refresh of this tab has just given. */
+  onRefreshed: (access: string) => void;
+}
+
+/**
+ * One refresh at a time across the tabs of this browser (Web Locks, where there are any): a
+ * refresh token works once, and the server takes a second use for theft and revokes the whole
+ * chain. Inside the lock a tab first looks for a newer pair of its chain, in the rotation log
+ * and in storage: when another tab has just refreshed, it takes that pair instead of spending
+ * its own, already spent, refresh token.
+ */
+export function refreshAcrossTabs(refresh: string, { storage, api, auth, rotationLog, locks, onRefreshed }: TabRefreshOptions): Promise<RefreshResponse> {
+  const run = async (): Promise<RefreshResponse> => {
+    const stored = storage.read();
+    const own = { access: auth.getSnapshot().context.token?.access ?? '', refresh };
+    // Storage may show another tab's session, or (read from a stale copy) an older pair of this
+    // chain; the log leads either on to the newest pair.
+    const start = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app' ? stored : own;
+    const rotations = await rotationLog();
+    const newest = await rotations.newest({ access: start.access, refresh: start.refresh });
+    if (newest.refresh !== refresh && msUntilRefresh(newest.access, Date.now()) > 0) return newest;
+    const spending = newest.refresh;
+    const answer = await api.refresh(spending);
+    const pair = { access: answer.access, refresh: answer.refresh ?? spending };
+    if (pair.refresh !== spending) await rotations.add(spending, pair);
+    // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the
+    // answer must not bring the old session back. A session another tab stored is taken; an
+    // older pair of this chain showing up late in storage is not another session.
+    const now = storage.read();
+    const replaced = now?.refresh !== stored?.refresh && (now === null || (await rotations.newest(now)).refresh !== pair.refresh);
+    if (!auth.getSnapshot().matches('authenticated') || replaced) {
+      if (now && gateFor(now) === 'app') return { access: now.access, refresh: now.refresh };
+      throw new Error('Signed out during the token refresh');
+    }
+    const username = auth.getSnapshot().context.token?.username ?? stored?.username ?? '';
+    storage.write({ username, ...pair });
+    onRefreshed(answer.access);
+    return pair;
+  };
+  return locks ? locks.request('affiliate-portal-token-refresh', run) : run();
+}

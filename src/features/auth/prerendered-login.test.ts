@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInRequest, typedCredentials } from './prerendered-login.ts';
+
+const html = document.documentElement;
+const listeners: EventListener[] = [];
+
+/** Runs the inline script on this page, at `path`, keeping its listener to take it away after. */
+function boot(path: string, options: { run?: () => void } = {}) {
+  window.history.replaceState(null, '', path);
+  const add = vi.spyOn(document, 'addEventListener');
+  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks })))();
+  for (const call of add.mock.calls) listeners.push(call[1] as EventListener);
+  add.mockRestore();
+}
+
+function loginForm(username = '', password = ''): HTMLFormElement {
+  document.body.innerHTML = `<form method="dialog"><input name="username" value="${username}"><input name="password" type="password" value="${password}"><button type="submit">Login</button></form>`;
+  return document.querySelector('form')!;
+}
+
+/** Presses Login: whether anything held the browser's own submission back. */
+function pressLogin(form: HTMLFormElement): boolean {
+  const event = new SubmitEvent('submit', { bubbles: true, cancelable: true });
+  form.dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
+afterEach(() => {
+  for (const listener of listeners.splice(0)) document.removeEventListener('submit', listener, true);
+  for (const mark of Object.values(prerenderMarks)) html.removeAttribute(mark);
+  window.localStorage.clear();
+  window.history.replaceState(null, '', '/');
+  document.body.innerHTML = '';
+});
+
+describe('the inline script of the prerendered login page', () => {
+  it('shows the form signed out on the routes whose signed-out page it is: /, /login, /reports', () => {
+    for (const path of ['/', '/login', '/login/', '/LOGIN', '/reports', '/reports/', '/login?next=1']) {
+      boot(path);
+      expect(html.hasAttribute(prerenderMarks.hidden), path).toBe(false);
+    }
+  });
+
+  it('hides the form on routes that show another page, or the same form under another header link', () => {
+    for (const path of ['/invite/3b9f6c2e', '/affiliate/AFF-100', '/nope', '/login//', '/login/x', '/reports/2026']) {
+      boot(path);
+      expect(html.hasAttribute(prerenderMarks.hidden), path).toBe(true);
+      html.removeAttribute(prerenderMarks.hidden);
+    }
+  });
+
+  it('hides the form whenever a session is stored: a flash of the wrong screen costs more than a blank moment', () => {
+    window.localStorage.setItem('auth_token', '{"username":"berlin","access":"a.b.c","refresh":"r"}');
+    boot('/login');
+    expect(html.hasAttribute(prerenderMarks.hidden)).toBe(true);
+  });
+
+  it('shows the form when storage cannot be read, as the app then starts signed out', () => {
+    const getItem = vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    boot('/login');
+    getItem.mockRestore();
+    expect(html.hasAttribute(prerenderMarks.hidden)).toBe(false);
+  });
+
+  it('holds a Login pressed before the app runs, and remembers it was asked for', () => {
+    boot('/login');
+    const form = loginForm('berlin', 'secret');
+
+    expect(pressLogin(form)).toBe(true);
+    expect(html.hasAttribute(prerenderMarks.asked)).toBe(true);
+  });
+
+  it('leaves Login to the app once it runs', () => {
+    boot('/login');
+    html.setAttribute(prerenderMarks.started, '');
+    const form = loginForm('berlin', 'secret');
+
+    expect(pressLogin(form)).toBe(false);
+    expect(html.hasAttribute(prerenderMarks.asked)).toBe(false);
+  });
+
+  it('works from its source text alone, as index.html carries it', () => {
+    window.localStorage.setItem('auth_token', 'anything');
+    // The inline script, run as the page runs it: its text alone, in the page's global scope.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const inline = new Function(bootScriptSource('auth_token')) as () => void;
+    boot('/login', { run: inline });
+    expect(html.hasAttribute(prerenderMarks.hidden)).toBe(true);
+
+    expect(pressLogin(loginForm())).toBe(true);
+    expect(html.hasAttribute(prerenderMarks.asked)).toBe(true);
+  });
+});
+
+describe('taking the prerendered form over', () => {
+  it('sends a Login pressed before the app ran once, and only once', () => {
+    html.setAttribute(prerenderMarks.asked, '');
+    expect(takeSignInRequest(document)).toBe(true);
+    expect(takeSignInRequest(document)).toBe(false);
+  });
+
+  it('asks for no sign-in when Login was not pressed', () => {
+    expect(takeSignInRequest(document)).toBe(false);
+  });
+
+  it('reads what the fields hold', () => {
+    const form = loginForm();
+    (form.elements.namedItem('username') as HTMLInputElement).value = 'berlin@example.com';
+    (form.elements.namedItem('password') as HTMLInputElement).value = 'typed before the app ran';
+    expect(typedCredentials(form)).toEqual({ username: 'berlin@example.com', password: 'typed before the app ran' });
+  });
+});
