@@ -1,6 +1,7 @@
 // The stored auth token record (localStorage "auth_token": username, access, refresh) and what
 // its access token's claims decide (spec section 4): which screen of the login gate shows, and
 // whether the app content may show. Pure functions: garbage in means signed out, never a throw.
+import { jwtDecode } from 'jwt-decode';
 import * as z from 'zod/mini';
 import { accessClaimsSchema, type AccessClaims } from '../api/sign-in-schemas.ts';
 
@@ -22,18 +23,10 @@ export function parseStoredToken(raw: string | null): StoredToken | null {
   }
 }
 
-/** The payload of a JWT: its second part, base64url-encoded UTF-8 JSON. Throws when it is none. */
-function jwtPayload(token: string): unknown {
-  const payload = token.split('.')[1];
-  if (payload === undefined) throw new Error('Not a JWT');
-  const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0))));
-}
-
 /** The access token's claims, or null when it is not a JWT with the claims the portal reads. */
 export function readClaims(access: string): AccessClaims | null {
   try {
-    const parsed = accessClaimsSchema.safeParse(jwtPayload(access));
+    const parsed = accessClaimsSchema.safeParse(jwtDecode(access));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
