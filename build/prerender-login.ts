@@ -51,8 +51,12 @@ export function prerenderLogin(): Plugin {
         });
         const markup = module.renderSignedOutPage('/login');
         if (!markup.includes('<form')) throw new Error('prerender-login: the /login page rendered no form');
-        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY)).code.trim();
+        // The entry is preloaded at once and started by the inline script (after the first paint).
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        if (!entryTag) throw new Error("prerender-login: index.html has no entry <script type=\"module\">");
+        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!)).code.trim();
         return html
+          .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]}">`)
           .replace('</title>', `</title>\n    <script>${script}</script>`)
           .replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
       },

@@ -2,13 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 
 const html = document.documentElement;
+const ENTRY = '/assets/index-test.js';
+const entryScripts = () => [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(ENTRY));
 const listeners: EventListener[] = [];
 
 /** Runs the inline script on this page, at `path`, keeping its listener to take it away after. */
 function boot(path: string, options: { run?: () => void } = {}) {
   window.history.replaceState(null, '', path);
   const add = vi.spyOn(document, 'addEventListener');
-  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks })))();
+  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY })))();
   for (const call of add.mock.calls) listeners.push(call[1] as EventListener);
   add.mockRestore();
 }
@@ -28,6 +30,7 @@ function pressLogin(form: HTMLFormElement): boolean {
 afterEach(() => {
   for (const listener of listeners.splice(0)) document.removeEventListener('submit', listener, true);
   for (const mark of Object.values(prerenderMarks)) html.removeAttribute(mark);
+  for (const script of entryScripts()) script.remove();
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
@@ -85,12 +88,53 @@ describe('the inline script of the prerendered login page', () => {
     window.localStorage.setItem('auth_token', 'anything');
     // The inline script, run as the page runs it: its text alone, in the page's global scope.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const inline = new Function(bootScriptSource('auth_token')) as () => void;
+    const inline = new Function(bootScriptSource('auth_token', ENTRY)) as () => void;
     boot('/login', { run: inline });
     expect(html.hasAttribute(prerenderMarks.hidden)).toBe(true);
 
     expect(pressLogin(loginForm())).toBe(true);
     expect(html.hasAttribute(prerenderMarks.asked)).toBe(true);
+  });
+});
+
+describe("starting the app's code", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('waits for the first paint of the form: its frame, then a task', () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    boot('/login');
+    expect(entryScripts()).toHaveLength(0);
+    for (const frame of frames.splice(0)) frame(0);
+    expect(entryScripts()).toHaveLength(0);
+    vi.advanceTimersByTime(0);
+    expect(entryScripts()).toHaveLength(1);
+    // Started once: the fallback timer for held-back frames adds nothing.
+    vi.advanceTimersByTime(1_000);
+    expect(entryScripts()).toHaveLength(1);
+    expect(entryScripts()[0]!.type).toBe('module');
+  });
+
+  it('starts without a frame where frames are held back', () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    boot('/login');
+    vi.advanceTimersByTime(250);
+    expect(entryScripts()).toHaveLength(1);
+  });
+
+  it('starts at once where the form is not shown: a stored session, or another page', () => {
+    window.localStorage.setItem('auth_token', 'anything');
+    boot('/login');
+    expect(entryScripts()).toHaveLength(1);
+    entryScripts()[0]!.remove();
+    window.localStorage.removeItem('auth_token');
+    boot('/invite/abc');
+    expect(entryScripts()).toHaveLength(1);
   });
 });
 

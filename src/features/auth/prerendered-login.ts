@@ -23,13 +23,15 @@ export interface BootOptions {
   /** Where the session's token record is stored. */
   storageKey: string;
   marks: typeof prerenderMarks;
+  /** The app's entry module, already preloading (modulepreload); started by this script. */
+  entry: string;
 }
 
 /**
  * The inline script. Self-contained (no imports, no outer names): index.html carries its source
  * text, and the server's Content-Security-Policy allows exactly that text by its hash.
  */
-export function bootPrerenderedLogin(doc: Document, { storageKey, marks }: BootOptions): void {
+export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry }: BootOptions): void {
   const html = doc.documentElement;
   let token = null;
   try {
@@ -38,7 +40,25 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks }: BootO
     // No storage (a privacy mode): the app starts signed out, as the form says.
   }
   // The routes whose signed-out page is the prerendered one, matched as the router does.
-  if (token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(location.pathname)) html.setAttribute(marks.hidden, '');
+  const hidden = token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(location.pathname);
+  if (hidden) html.setAttribute(marks.hidden, '');
+  // The app's code runs after the form's first paint: run earlier, compiling and starting it
+  // would hold that paint back. A stored session or another page starts it at once.
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    const script = doc.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry;
+    doc.head.append(script);
+  };
+  if (hidden || doc.visibilityState === 'hidden') start();
+  else {
+    requestAnimationFrame(() => setTimeout(start, 0));
+    setTimeout(start, 250); // where frames are held back
+  }
   doc.addEventListener(
     'submit',
     (event) => {
@@ -51,8 +71,8 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks }: BootO
 }
 
 /** The source text of the inline script, for the build to write into index.html. */
-export function bootScriptSource(storageKey: string): string {
-  const options: BootOptions = { storageKey, marks: prerenderMarks };
+export function bootScriptSource(storageKey: string, entry: string): string {
+  const options: BootOptions = { storageKey, marks: prerenderMarks, entry };
   return `(${bootPrerenderedLogin.toString()})(document,${JSON.stringify(options)});`;
 }
 
