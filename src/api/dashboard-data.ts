@@ -7,12 +7,15 @@
 // The session stays the one authority on tokens: each call goes out with the token it gives
 // (refreshed first when about to expire), and a 401 ends it, as for any call of the API client.
 // Without Worker (unit tests under jsdom), or with a fetch of its own (tests), the same service
-// runs on the main thread.
+// runs on the main thread. Opening the dashboard may have started the worker and its default
+// range's calls already (src/workers/dashboard-worker.ts); the first calls asking the same take
+// those answers up.
 import { wrap } from 'comlink';
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
 import type { Affiliate } from './affiliates.ts';
 import { RELEASE } from './releasable.ts';
@@ -44,16 +47,18 @@ function inProcess(fetch: typeof globalThis.fetch | undefined): Promise<AsyncSer
 }
 
 function inWorker(): AsyncService {
-  const worker = new Worker(new URL('../workers/dashboard.worker.ts', import.meta.url), { type: 'module', name: 'dashboard-data' });
+  const worker = dashboardWorker();
   const remote = wrap<DashboardService>(worker);
   let answered = false;
   // A worker that cannot start (its script blocked or not found) leaves the work to the main thread.
   const fallback = new Promise<AsyncService>((resolve) => {
-    worker.addEventListener('error', () => {
+    const fail = () => {
       if (answered) return;
       worker.terminate();
       resolve(inProcess(undefined));
-    });
+    };
+    if (dashboardWorkerFailed()) fail();
+    else worker.addEventListener('error', fail);
   });
   const either = <T>(there: () => Promise<T>, here: (service: AsyncService) => Promise<T>): Promise<T> =>
     Promise.race([
@@ -80,12 +85,8 @@ export interface DashboardData {
   view(request: ViewRequest): Promise<Dashboard>;
   /** A view answered before, kept for the moment the user comes back to it. */
   viewed(request: ViewRequest): Dashboard | undefined;
-  /** Starts the calls of a dashboard about to be shown; its cache's fetchers take them up. */
-  prefetch(range: Range, impersonated: string | null): void;
 }
 
-/** How long a prefetched answer waits for the fetcher that takes it up. */
-const PREFETCH_KEPT_MS = 60_000;
 const VIEWS_KEPT = 16;
 
 export const affiliatesKey = (impersonated: string | null) => ['affiliates', impersonated] as const;
@@ -105,30 +106,23 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
   let started: Promise<AsyncService> | null = null;
   // Workers fetch with their own global fetch: a fetch of the session's own (tests) keeps the
   // service on the main thread.
-  const service = () => (started ??= calls.fetch === undefined && typeof Worker !== 'undefined' ? Promise.resolve(inWorker()) : inProcess(calls.fetch));
-  // In a worker a relative base would resolve against the worker script's URL.
-  const baseUrl = calls.fetch === undefined && typeof document !== 'undefined' ? new URL(calls.baseUrl, document.baseURI).href : calls.baseUrl;
-  /** Answers started before their fetcher asked, with the token they went out with. */
-  const prefetched = new Map<string, { token: Promise<string | null>; answer: Promise<unknown> }>();
+  const worker = canUseWorker(calls.fetch);
+  const service = () => (started ??= worker ? Promise.resolve(inWorker()) : inProcess(calls.fetch));
+  const baseUrl = worker ? absoluteBase(calls.baseUrl) : calls.baseUrl;
   const views = new Map<string, Dashboard>();
 
-  async function tokenNow(): Promise<string | null> {
+  /** A call with the token the session gives now (after the shared refresh of one about to expire). */
+  async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
     const given = calls.accessToken();
-    return given instanceof Promise ? await given : given;
-  }
-
-  async function call<T>(token: string | null, impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
+    const token = given instanceof Promise ? await given : given;
     const outcome = await run(await service(), { baseUrl, token, impersonated });
     // As for any call of the API client: a 401 ends the session the token belongs to.
     if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);
     return unwrap(outcome);
   }
 
-  const loadAffiliates = (token: string | null, impersonated: string | null) =>
-    call(token, impersonated, (service, context) => service.affiliates(context));
-
-  async function loadList(token: string | null, list: ListName, range: Range, impersonated: string | null): Promise<CachedList> {
-    const handle = await call(token, impersonated, (service, context) => service.load({ ...context, list, start: range.start, end: range.end }));
+  async function loadList(list: ListName, range: Range, impersonated: string | null): Promise<CachedList> {
+    const handle = await call(impersonated, (service, context) => service.load({ ...context, list, start: range.start, end: range.end }));
     let released = false;
     return {
       ...handle,
@@ -140,32 +134,9 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
     };
   }
 
-  /** The prefetched answer for a key if it went out with the token a call would go out with now; else a new call. */
-  async function take<T>(key: readonly unknown[], load: (token: string | null) => Promise<T>): Promise<T> {
-    const id = JSON.stringify(key);
-    const early = prefetched.get(id);
-    prefetched.delete(id);
-    const [token, earlyToken] = await Promise.all([tokenNow(), early?.token]);
-    return early && earlyToken === token ? (early.answer as Promise<T>) : load(token);
-  }
-
-  function early(key: readonly unknown[], load: (token: string | null) => Promise<unknown>) {
-    const id = JSON.stringify(key);
-    const token = tokenNow();
-    const entry = { token, answer: token.then(load) };
-    entry.answer.catch(() => {});
-    prefetched.set(id, entry);
-    // Not taken up in time (the user went elsewhere): let it go.
-    setTimeout(() => {
-      if (prefetched.get(id) !== entry) return;
-      prefetched.delete(id);
-      void entry.answer.then((value) => (value as Partial<CachedList>)[RELEASE]?.(), () => {});
-    }, PREFETCH_KEPT_MS);
-  }
-
   return {
-    affiliates: (impersonated) => take(affiliatesKey(impersonated), (token) => loadAffiliates(token, impersonated)),
-    list: (list, range, impersonated) => take(listKey(list, range, impersonated), (token) => loadList(token, list, range, impersonated)),
+    affiliates: (impersonated) => call(impersonated, (service, context) => service.affiliates(context)),
+    list: loadList,
 
     async view(request) {
       const key = viewKey(request);
@@ -176,13 +147,6 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
       return dashboard;
     },
     viewed: (request) => views.get(viewKey(request)),
-
-    prefetch(range, impersonated) {
-      early(affiliatesKey(impersonated), (token) => loadAffiliates(token, impersonated));
-      for (const list of ['payment_events', 'connection_fees'] as const) {
-        early(listKey(list, range, impersonated), (token) => loadList(token, list, range, impersonated));
-      }
-    },
   };
 }
 

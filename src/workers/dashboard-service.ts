@@ -5,7 +5,9 @@
 // (dashboard.worker.ts), so that parsing and deriving 100,000 events never blocks the page; where
 // there is no Worker (unit tests under jsdom) the main thread runs this same code.
 // The session stays on the main thread: each call brings the token and the affiliate viewed as;
-// a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts).
+// a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). A call the main
+// thread has made already for this worker (`expect`, `answer`: dashboard-worker.ts) is answered
+// with those bytes when the same URL is asked with the same token, through the same API client.
 import { DateTime } from 'luxon';
 import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
@@ -14,6 +16,7 @@ import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput } from '../domain/dashboard-model.ts';
 import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
+import type { Answer, Expected } from './dashboard-worker.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
 
 /** What a call goes out with: the v2 base URL, the session's access token, the affiliate viewed as. */
@@ -63,6 +66,9 @@ export interface DashboardService {
   view(request: ViewRequest): Outcome<Dashboard>;
   /** The cache no longer holds these lists. */
   release(ids: number[]): void;
+  /** The main thread has made this call; its answer follows. */
+  expect(call: Expected): void;
+  answer(answer: Answer): void;
 }
 
 interface HeldList {
@@ -79,14 +85,53 @@ interface Overview {
 
 /** Overviews kept for a quick answer when the user selects a day or comes back to a view. */
 const OVERVIEWS_KEPT = 4;
+/** How long an answer the main thread fetched waits for the call that takes it up. */
+const EARLY_KEPT_MS = 60_000;
+
+/** A Response again, from what the main thread sent. */
+function responseOf(answer: Answer): Response {
+  if ('failed' in answer) throw new TypeError('Failed to fetch');
+  const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  return new Response(empty ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+}
 
 export function createDashboardService(options: { fetch?: typeof fetch } = {}): DashboardService {
   const lists = new Map<number, HeldList>();
   const overviews = new Map<string, Overview>();
   let nextId = 1;
+  /** Calls the main thread made, by URL, until a call takes them up: the token and the answer to come. */
+  const early = new Map<string, { token: string | null; response: Promise<Response> }>();
+  /** Those whose answer has not come yet. */
+  const pending = new Map<string, (answer: Answer) => void>();
+
+  /** The global fetch, except for a call the main thread has made with the same token. */
+  const fetchWith =
+    (token: string | null): typeof fetch =>
+    (input, init) => {
+      // The API client asks with a URL string.
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const made = early.get(url);
+      if (made && made.token === token && (init?.method ?? 'GET') === 'GET') {
+        early.delete(url);
+        return made.response;
+      }
+      return (options.fetch ?? globalThis.fetch)(input, init);
+    };
+
+  const loadAffiliates = (context: CallContext) => settle(() => fetchAffiliates(clientFor(context)));
+
+  const loadList = (request: ListRequest) =>
+    settle(async () => {
+      const client = clientFor(request);
+      const range = { start: request.start, end: request.end };
+      const items = request.list === 'payment_events' ? await fetchPaymentEvents(client, range) : await fetchConnectionFees(client, range);
+      const id = nextId++;
+      lists.set(id, { list: request.list, items });
+      return { id, list: request.list, count: items.length };
+    });
 
   function clientFor({ baseUrl, token, impersonated }: CallContext): ApiClient {
-    return createApiClient({ baseUrl, fetch: options.fetch, getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
+    return createApiClient({ baseUrl, fetch: fetchWith(token), getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
   }
 
   function held<T extends HeldList['items']>(id: number, list: ListName): T {
@@ -141,17 +186,8 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
   }
 
   return {
-    affiliates: (context) => settle(() => fetchAffiliates(clientFor(context))),
-
-    load: (request) =>
-      settle(async () => {
-        const client = clientFor(request);
-        const range = { start: request.start, end: request.end };
-        const items = request.list === 'payment_events' ? await fetchPaymentEvents(client, range) : await fetchConnectionFees(client, range);
-        const id = nextId++;
-        lists.set(id, { list: request.list, items });
-        return { id, list: request.list, count: items.length };
-      }),
+    affiliates: loadAffiliates,
+    load: loadList,
 
     view(request) {
       try {
@@ -175,6 +211,26 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     release(ids) {
       for (const id of ids) lists.delete(id);
       for (const [key, overview] of overviews) if (overview.lists.some((id) => ids.includes(id))) overviews.delete(key);
+    },
+
+    expect({ url, token }) {
+      let settle: (answer: Answer) => void = () => {};
+      const response = new Promise<Response>((resolve) => {
+        settle = (answer) => resolve(Promise.resolve(answer).then(responseOf));
+      });
+      response.catch(() => {});
+      const made = { token, response };
+      early.set(url, made);
+      pending.set(url, settle);
+      // Not taken up in time (the user went elsewhere): let it go.
+      setTimeout(() => {
+        if (early.get(url) === made) early.delete(url);
+      }, EARLY_KEPT_MS);
+    },
+
+    answer(answer) {
+      pending.get(answer.url)?.(answer);
+      pending.delete(answer.url);
     },
   };
 }
