@@ -6,9 +6,13 @@
 // view keeps its loading state while a retry is still coming (spec: "retries 3").
 // Data that holds something outside the cache (the dashboard worker's lists) is released when
 // the cache drops or replaces it, and when the cache itself is left for another user's.
+// SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that
+// first used it unmounts; with one cache under several providers (the pages, the header) that
+// would leave the others without it, so the cache's bookkeeping is set up once, when it is made.
 // Only lazily loaded views import this module, so SWR stays out of what /login downloads.
 import { createContext, use, useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
+import { initCache } from 'swr/_internal';
 import { release } from '../api/releasable.ts';
 import { isRetryable, swrConfiguration } from '../api/swr.ts';
 import { MAX_RETRIES } from '../domain/retry-policy.ts';
@@ -71,7 +75,9 @@ function dataFor(session: Session, user: string): ServerData {
   if (entry?.user !== user) {
     entry?.cache.releaseAll();
     const cache = new ReleasingCache();
-    entry = { user, cache, data: serverData(swrConfiguration(cache)) };
+    const configuration = swrConfiguration(cache);
+    initCache(cache, configuration);
+    entry = { user, cache, data: serverData(configuration) };
     perSession.set(session, entry);
   }
   return entry.data;
