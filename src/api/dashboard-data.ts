@@ -15,7 +15,7 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
-import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
+import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed, earlyCallsAnnounced } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
 import type { Affiliate } from './affiliates.ts';
 import { RELEASE } from './releasable.ts';
@@ -115,6 +115,8 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
   async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
     const given = calls.accessToken();
     const token = given instanceof Promise ? await given : given;
+    // After the calls made for the worker early, which this one may be.
+    if (worker) await earlyCallsAnnounced();
     const outcome = await run(await service(), { baseUrl, token, impersonated });
     // As for any call of the API client: a 401 ends the session the token belongs to.
     if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);

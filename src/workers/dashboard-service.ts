@@ -16,7 +16,7 @@ import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput } from '../domain/dashboard-model.ts';
 import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
-import type { Answer, Expected } from './dashboard-worker.ts';
+import type { Answer, Expected } from './dashboard-start.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
 
 /** What a call goes out with: the v2 base URL, the session's access token, the affiliate viewed as. */

@@ -1,16 +1,18 @@
-// The dashboard's data worker and the default range's three calls, started as soon as the
-// dashboard is known to open (features/dashboard/dashboard-preload.ts loads this small chunk):
-// the calls go out from the main thread at once, while the worker's code is still loading, and
-// each answer's bytes are handed to the worker (dashboard-worker.ts). No luxon here: the Last 30
-// days query is worked out with Date, as luxon writes it; should the two ever differ, the page's
-// own calls just go out again.
-import { absoluteBase, canUseWorker, dashboardWorker, type Answer, type Expected } from './dashboard-worker.ts';
+// The default range's three calls, made from the main thread as soon as the dashboard is known to
+// open (a small chunk that dashboard-worker.ts loads), while the worker's code is still loading:
+// the worker is told of each call (`expect`), then handed its answer's bytes (`answer`), which
+// its API client takes as the answer to the same URL asked with the same token
+// (dashboard-service.ts). No luxon here: the Last 30 days query is worked out with Date, as luxon
+// writes it; should the two ever differ, the worker just makes its own call.
 
-export interface WorkerSession {
-  baseUrl: string;
-  fetch: unknown;
-  accessToken(): string | null | Promise<string | null>;
+/** A call the main thread made for the worker: the URL and token it went out with. */
+export interface Expected {
+  url: string;
+  token: string | null;
 }
+
+/** What that call was answered: the response, or a network failure. */
+export type Answer = Expected & ({ status: number; statusText: string; headers: [string, string][]; body: ArrayBuffer } | { failed: true });
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -38,31 +40,26 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Starts the worker and the default range's calls (affiliates, payment events, connection fees). */
-export function startDashboardWorker(session: WorkerSession, impersonated: string | null): void {
-  if (!canUseWorker(session.fetch)) return;
-  const target = dashboardWorker();
-  const baseUrl = absoluteBase(session.baseUrl);
+/** Makes the default range's calls (affiliates, payment events, connection fees) for `worker`, telling it of each at once. */
+export function startCalls(worker: Worker, baseUrl: string, token: string | null, impersonated: string | null): void {
   const range = last30Query();
-  void Promise.resolve(session.accessToken()).then((token) => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    for (const [path, query] of [['affiliates/', {}], ['payment_events/', range], ['connection_fees/', range]] as const) {
-      const url = callUrl(baseUrl, path, query, impersonated);
-      target.postMessage({ expect: { url, token } satisfies Expected });
-      void fetch(url, { headers })
-        .then(
-          async (response): Promise<Answer> => ({
-            url,
-            token,
-            status: response.status,
-            statusText: response.statusText,
-            headers: [...response.headers],
-            body: await response.arrayBuffer(),
-          }),
-        )
-        .catch((): Answer => ({ url, token, failed: true }))
-        .then((answer) => target.postMessage({ answer }, 'body' in answer ? [answer.body] : []));
-    }
-  });
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  for (const [path, query] of [['affiliates/', {}], ['payment_events/', range], ['connection_fees/', range]] as const) {
+    const url = callUrl(baseUrl, path, query, impersonated);
+    worker.postMessage({ expect: { url, token } satisfies Expected });
+    void fetch(url, { headers })
+      .then(
+        async (response): Promise<Answer> => ({
+          url,
+          token,
+          status: response.status,
+          statusText: response.statusText,
+          headers: [...response.headers],
+          body: await response.arrayBuffer(),
+        }),
+      )
+      .catch((): Answer => ({ url, token, failed: true }))
+      .then((answer) => worker.postMessage({ answer }, 'body' in answer ? [answer.body] : []));
+  }
 }

@@ -1,19 +1,17 @@
-// The dashboard's Web Worker, one per page (dashboard-start.ts starts it early), and what the
-// main thread sends it besides Comlink's calls: the calls it made for the worker before the
-// worker's code had loaded (`expect`), and their answers' bytes (`answer`), which the worker's API
-// client takes as the answer to the same call with the same token (dashboard-service.ts).
+// The dashboard's Web Worker, one per page, started as soon as the dashboard is known to open
+// (features/dashboard/dashboard-preload.ts), together with the default range's calls, which the
+// main thread makes for it meanwhile (dashboard-start.ts). Part of the entry: it only names the
+// worker's file and that chunk.
 
-/** A call the main thread made for the worker: the URL and token it went out with. */
-export interface Expected {
-  url: string;
-  token: string | null;
+export interface WorkerSession {
+  baseUrl: string;
+  fetch: unknown;
+  accessToken(): string | null | Promise<string | null>;
 }
-
-/** What that call was answered: the response, or a network failure. */
-export type Answer = Expected & ({ status: number; statusText: string; headers: [string, string][]; body: ArrayBuffer } | { failed: true });
 
 let worker: Worker | undefined;
 let failed = false;
+let announced: Promise<void> = Promise.resolve();
 
 /** Whether the service can run in a worker: there is Worker, and the session fetches with the global fetch. */
 export const canUseWorker = (sessionFetch: unknown) => sessionFetch === undefined && typeof Worker !== 'undefined';
@@ -31,3 +29,15 @@ export function dashboardWorker(): Worker {
 
 /** The worker reported an error (its script could not load) before anyone listened. */
 export const dashboardWorkerFailed = () => failed;
+
+/** Starts the worker and the default range's calls for it. */
+export function startDashboardWorker(session: WorkerSession, impersonated: string | null): void {
+  if (!canUseWorker(session.fetch)) return;
+  const target = dashboardWorker();
+  announced = Promise.all([import('./dashboard-start.ts'), session.accessToken()])
+    .then(([start, token]) => start.startCalls(target, absoluteBase(session.baseUrl), token, impersonated))
+    .catch(() => {});
+}
+
+/** Resolves once the worker has been told of the calls made for it: its own calls go after. */
+export const earlyCallsAnnounced = () => announced;

@@ -3,7 +3,7 @@
 // thread made for it before its code had loaded come as plain messages (dashboard-worker.ts).
 import { expose } from 'comlink';
 import { createDashboardService } from './dashboard-service.ts';
-import type { Answer, Expected } from './dashboard-worker.ts';
+import type { Answer, Expected } from './dashboard-start.ts';
 
 const service = createDashboardService();
 

@@ -3,7 +3,7 @@
 // each waiting for the one before. Part of the entry, so it only names the chunks it loads.
 import { lazyModule } from '../../app/lazy-module.ts';
 import type { Session } from '../../app/session.ts';
-import { canUseWorker, dashboardWorker } from '../../workers/dashboard-worker.ts';
+import { startDashboardWorker } from '../../workers/dashboard-worker.ts';
 import { chartModule } from './chart-module.ts';
 
 export const dashboardPage = lazyModule(() => import('./dashboard-page.tsx'));
@@ -14,11 +14,8 @@ let started = false;
 export function preloadDashboard({ calls, impersonation }: Session): void {
   if (started) return;
   started = true;
-  const impersonated = impersonation.getSnapshot().context.affiliateId;
   // A worker takes a while to start: it starts first.
-  if (canUseWorker(calls.fetch)) dashboardWorker();
-  // A failure here is the page's to show, when its own calls fail the same way.
-  import('../../workers/dashboard-start.ts').then((start) => start.startDashboardWorker(calls, impersonated), () => {});
+  startDashboardWorker(calls, impersonation.getSnapshot().context.affiliateId);
   dashboardPage.load();
   chartModule.load();
 }
