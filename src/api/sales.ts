@@ -1,6 +1,6 @@
 // GET payment_events/ and connection_fees/ for a range: start and end are ISO date-times of local
-// day starts (decisions.md section 1); end is left out where the range has none. The dashboard
-// makes these calls in its data worker and caches handles to the lists (dashboard-data.ts).
+// day starts; end is left out where the range has none. The dashboard makes these calls in its
+// data worker and caches handles to the lists (dashboard-data.ts).
 import type { ApiClient } from './client.ts';
 import { connectionFeeListSchema, paymentEventListSchema, type ConnectionFee, type PaymentEvent } from './schemas.ts';
 

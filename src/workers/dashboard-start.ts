@@ -26,7 +26,7 @@ function isoOf(date: Date, zone: string): string {
   );
 }
 
-/** Last 30 days (decisions.md section 3): from today's start - 30 days to tomorrow's start, local days. */
+/** Last 30 days: from the start of today - 30 days to the start of tomorrow, in local days. */
 export function last30Query(now = new Date(), zone = Intl.DateTimeFormat().resolvedOptions().timeZone): { start: string; end: string } {
   const [year, month, day] = [now.getFullYear(), now.getMonth(), now.getDate()];
   return { start: isoOf(new Date(year, month, day - 30), zone), end: isoOf(new Date(year, month, day + 1), zone) };

@@ -84,12 +84,12 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   }, [affiliates.data, events.data, fees.data, affiliateId, query, range, selectedDay]);
   const derived = useDashboardView(data, request);
 
-  // The last dashboard of the same affiliate viewed as, shown while another range loads; another
+  // The last dashboard of the same affiliate, shown while another range or day loads; another
   // affiliate's figures never stand under this one's heading.
   const current = derived.dashboard;
-  const [previous, setPrevious] = useState<{ dashboard: Dashboard; impersonated: string | null } | null>(null);
-  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, impersonated: scope.impersonated });
-  const dashboard = current ?? (previous?.impersonated === scope.impersonated ? previous.dashboard : null);
+  const [previous, setPrevious] = useState<{ dashboard: Dashboard; view: string } | null>(null);
+  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, view });
+  const dashboard = current ?? (previous?.view === view ? previous.dashboard : null);
 
   // "The dashboard shows the first error message among affiliates, payment events and fees",
   // once no retry is coming for it: while the first failure is retried, the page waits.
