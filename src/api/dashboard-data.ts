@@ -8,14 +8,15 @@
 // (refreshed first when about to expire), and a 401 ends it, as for any call of the API client.
 // Without Worker (unit tests under jsdom), or with a fetch of its own (tests), the same service
 // runs on the main thread. Opening the dashboard may have started the worker and its default
-// range's calls already (src/workers/dashboard-worker.ts); the first calls asking the same take
+// range's calls already (src/workers/dashboard-open.ts); the first calls asking the same take
 // those answers up.
 import { wrap } from 'comlink';
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
-import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed, earlyCallsAnnounced } from '../workers/dashboard-worker.ts';
+import { opening } from '../workers/dashboard-opening.ts';
+import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
 import type { Affiliate } from './affiliates.ts';
 import { RELEASE } from './releasable.ts';
@@ -115,8 +116,8 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
   async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
     const given = calls.accessToken();
     const token = given instanceof Promise ? await given : given;
-    // After the calls made for the worker early, which this one may be.
-    if (worker) await earlyCallsAnnounced();
+    // After the worker has heard of the calls made for it early, which this one may be.
+    await opening.get(calls);
     const outcome = await run(await service(), { baseUrl, token, impersonated });
     // As for any call of the API client: a 401 ends the session the token belongs to.
     if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);

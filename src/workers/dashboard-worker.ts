@@ -1,7 +1,7 @@
 // The dashboard's Web Worker, one per page, started as soon as the dashboard is known to open
-// (features/dashboard/dashboard-preload.ts), together with the default range's calls, which the
-// main thread makes for it meanwhile (dashboard-start.ts). Part of the entry: it only names the
-// worker's file and that chunk.
+// (dashboard-open.ts), together with the default range's calls, which the main thread makes for
+// it meanwhile (dashboard-start.ts).
+import { startCalls } from './dashboard-start.ts';
 
 export interface WorkerSession {
   baseUrl: string;
@@ -11,7 +11,6 @@ export interface WorkerSession {
 
 let worker: Worker | undefined;
 let failed = false;
-let announced: Promise<void> = Promise.resolve();
 
 /** Whether the service can run in a worker: there is Worker, and the session fetches with the global fetch. */
 export const canUseWorker = (sessionFetch: unknown) => sessionFetch === undefined && typeof Worker !== 'undefined';
@@ -30,14 +29,9 @@ export function dashboardWorker(): Worker {
 /** The worker reported an error (its script could not load) before anyone listened. */
 export const dashboardWorkerFailed = () => failed;
 
-/** Starts the worker and the default range's calls for it. */
-export function startDashboardWorker(session: WorkerSession, impersonated: string | null): void {
+/** Starts the worker and the default range's calls for it; resolves once it has been told of them. */
+export async function startDashboardWorker(session: WorkerSession, impersonated: string | null): Promise<void> {
   if (!canUseWorker(session.fetch)) return;
   const target = dashboardWorker();
-  announced = Promise.all([import('./dashboard-start.ts'), session.accessToken()])
-    .then(([start, token]) => start.startCalls(target, absoluteBase(session.baseUrl), token, impersonated))
-    .catch(() => {});
+  startCalls(target, absoluteBase(session.baseUrl), await session.accessToken(), impersonated);
 }
-
-/** Resolves once the worker has been told of the calls made for it: its own calls go after. */
-export const earlyCallsAnnounced = () => announced;

@@ -3,7 +3,7 @@
 // each waiting for the one before. Part of the entry, so it only names the chunks it loads.
 import { lazyModule } from '../../app/lazy-module.ts';
 import type { Session } from '../../app/session.ts';
-import { startDashboardWorker } from '../../workers/dashboard-worker.ts';
+import { opening } from '../../workers/dashboard-opening.ts';
 import { chartModule } from './chart-module.ts';
 
 export const dashboardPage = lazyModule(() => import('./dashboard-page.tsx'));
@@ -15,7 +15,11 @@ export function preloadDashboard({ calls, impersonation }: Session): void {
   if (started) return;
   started = true;
   // A worker takes a while to start: it starts first.
-  startDashboardWorker(calls, impersonation.getSnapshot().context.affiliateId);
+  const impersonated = impersonation.getSnapshot().context.affiliateId;
+  opening.set(
+    calls,
+    import('../../workers/dashboard-open.ts').then((open) => open.startDashboardWorker(calls, impersonated)).catch(() => {}),
+  );
   dashboardPage.load();
   chartModule.load();
 }
