@@ -1,16 +1,19 @@
 // The application: the session, the routes (decisions.md section 1) and the shared layout.
 // Gated routes show the login gate in place until the session is complete, then the route.
+// The dashboard's code, chart and data start loading together the moment its route is shown,
+// and it appears without a Suspense fallback, which would add React's reveal throttle.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
+import { dashboardPage, preloadDashboard } from '../features/dashboard/dashboard-preload.ts';
+import { useLazyModule } from './lazy-module.ts';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
 import { TabBar } from './layout/tab-bar.tsx';
 import type { Session } from './session.ts';
-import { SessionProvider } from './session-context.tsx';
+import { SessionProvider, useSession } from './session-context.tsx';
 
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const InvitePage = lazy(() => import('../features/invite/invite-page.tsx'));
 
@@ -30,6 +33,12 @@ function Page({ children }: { children: ReactNode }) {
       <Suspense fallback={<PageLoading />}>{children}</Suspense>
     </ErrorBoundary>
   );
+}
+
+function Dashboard({ affiliateId }: { affiliateId: string | null }) {
+  preloadDashboard(useSession());
+  const DashboardPage = useLazyModule(dashboardPage)?.default;
+  return DashboardPage ? <DashboardPage affiliateId={affiliateId} /> : <PageLoading />;
 }
 
 /** A logged-in page: behind the gate, with the tab bar. */
@@ -61,13 +70,13 @@ export function AppRoutes() {
       </Route>
       <Route path="/">
         <Gated>
-          <DashboardPage affiliateId={null} />
+          <Dashboard affiliateId={null} />
         </Gated>
       </Route>
       <Route path="/affiliate/:affiliateId">
         {(params) => (
           <Gated>
-            <DashboardPage affiliateId={params.affiliateId} />
+            <Dashboard affiliateId={params.affiliateId} />
           </Gated>
         )}
       </Route>

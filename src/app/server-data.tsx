@@ -4,9 +4,16 @@
 // user's cached data; within it, keys carry the impersonated affiliate. SWR reports every failed
 // attempt, retries included; `useIsFinalError` tells which failures no retry will follow, so a
 // view keeps its loading state while a retry is still coming (spec: "retries 3").
+// Data that holds something outside the cache (the dashboard worker's lists) is released when
+// the cache drops or replaces it, and when the cache itself is left for another user's.
+// SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that
+// first used it unmounts; with one cache under several providers (the pages, the header) that
+// would leave the others without it, so the cache's bookkeeping is set up once, when it is made.
 // Only lazily loaded views import this module, so SWR stays out of what /login downloads.
 import { createContext, use, useMemo, type ReactNode } from 'react';
-import { SWRConfig, type SWRConfiguration } from 'swr';
+import { SWRConfig, type State, type SWRConfiguration } from 'swr';
+import { initCache } from 'swr/_internal';
+import { release } from '../api/releasable.ts';
 import { isRetryable, swrConfiguration } from '../api/swr.ts';
 import { MAX_RETRIES } from '../domain/retry-policy.ts';
 import { readClaims } from '../domain/auth-token.ts';
@@ -39,12 +46,38 @@ export function serverData(base: SWRConfiguration): ServerData {
   };
 }
 
-const perSession = new WeakMap<Session, { user: string; data: ServerData }>();
+/** SWR's cache, releasing the data it lets go. */
+export class ReleasingCache extends Map<string, State> {
+  override set(key: string, value: State): this {
+    const before: unknown = this.get(key)?.data;
+    super.set(key, value);
+    if (before !== value.data) release(before);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const before: unknown = this.get(key)?.data;
+    const deleted = super.delete(key);
+    release(before);
+    return deleted;
+  }
+
+  releaseAll(): void {
+    for (const value of this.values()) release(value.data);
+    super.clear();
+  }
+}
+
+const perSession = new WeakMap<Session, { user: string; cache: ReleasingCache; data: ServerData }>();
 
 function dataFor(session: Session, user: string): ServerData {
   let entry = perSession.get(session);
   if (entry?.user !== user) {
-    entry = { user, data: serverData(swrConfiguration(new Map())) };
+    entry?.cache.releaseAll();
+    const cache = new ReleasingCache();
+    const configuration = swrConfiguration(cache);
+    initCache(cache, configuration);
+    entry = { user, cache, data: serverData(configuration) };
     perSession.set(session, entry);
   }
   return entry.data;

@@ -19,8 +19,19 @@ export interface Session {
   client: ApiClient;
   /** The affiliate a superuser views the portal as, sent as impersonate_affiliate. */
   impersonation: ImpersonationActor;
+  /** How this session's calls are made, for code that makes them off the main thread (the dashboard's worker). */
+  calls: SessionCalls;
   start(): void;
   stop(): void;
+}
+
+export interface SessionCalls {
+  baseUrl: string;
+  fetch: typeof fetch | undefined;
+  /** The token a call goes out with: at once, or after the one shared refresh of a token about to expire. */
+  accessToken(): string | null | Promise<string | null>;
+  /** A call met a 401 with this token: the session it belongs to ends. */
+  unauthorized(refused: string | null): void;
 }
 
 export interface SessionOptions {
@@ -126,6 +137,7 @@ export function createSession(options: SessionOptions): Session {
     auth,
     client,
     impersonation,
+    calls: { baseUrl: options.baseUrl, fetch: options.fetch, accessToken: accessTokenForCall, unauthorized: endSessionOnUnauthorized },
     start() {
       impersonation.start();
       auth.start();

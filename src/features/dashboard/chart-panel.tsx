@@ -1,14 +1,29 @@
 // The chart card: the title (month and year of the range's start), the Fees Chart / Sales Chart
 // selector (only when platform sales exist), a legend, and the daily chart.
 //
-// The chart (@nivo, d3) is a chunk of its own, loaded when the dashboard first draws it: the
-// summary and tables do not wait for it, and /login never downloads it.
-import { lazy, Suspense, useId, useMemo } from 'react';
+// The chart (@nivo, d3) is a chunk of its own (chart-module.ts), loaded beside the data: the
+// summary and tables do not wait for it, and /login never downloads it. Until it is there, a
+// loading line holds its place (no Suspense fallback, whose reveal React throttles).
+import { useId, useMemo } from 'react';
 import type { ChartMode } from '../../../machines/chart-mode.ts';
+import { useLazyModule } from '../../app/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
+import { chartModule } from './chart-module.ts';
 import { feesChartModel, salesChartModel } from './chart-series.ts';
-const DailyChart = lazy(() => import('./daily-chart.tsx'));
+import type { DailyChartProps } from './daily-chart.tsx';
+
+function Chart(props: DailyChartProps) {
+  const DailyChart = useLazyModule(chartModule)?.default;
+  if (!DailyChart) {
+    return (
+      <p role="status" className="chart-panel__loading">
+        Loading chart...
+      </p>
+    );
+  }
+  return <DailyChart {...props} />;
+}
 
 export interface ChartPanelProps {
   dashboard: Dashboard;
@@ -67,22 +82,14 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
         ))}
       </ul>
       <ErrorBoundary what="The chart">
-        <Suspense
-          fallback={
-            <p role="status" className="chart-panel__loading">
-              Loading chart...
-            </p>
-          }
-        >
-          <DailyChart
-            model={model}
-            selectedDay={selectedDay}
-            currency={currency}
-            label={`${name}, ${dashboard.chartTitle}`}
-            onToggleDay={onToggleDay}
-            onClearDay={onClearDay}
-          />
-        </Suspense>
+        <Chart
+          model={model}
+          selectedDay={selectedDay}
+          currency={currency}
+          label={`${name}, ${dashboard.chartTitle}`}
+          onToggleDay={onToggleDay}
+          onClearDay={onClearDay}
+        />
       </ErrorBoundary>
     </section>
   );

@@ -1,7 +1,8 @@
 // The Sales Dashboard (spec section 2): all affiliates on /, one on /affiliate/{id}. The view
-// renders the dashboard machine's state (date mode, selected day, chart mode) and the data SWR
-// holds for the machine's range, derived by deriveDashboard; it sends what the user does and
-// does no arithmetic. While another range loads, the last dashboard stays on screen.
+// renders the dashboard machine's state (date mode, selected day, chart mode) and the data of the
+// machine's range, which the dashboard's data service (in a Web Worker) loads and derives with
+// deriveDashboard; SWR holds handles to it (src/api/dashboard-data.ts). The view sends what the
+// user does and does no arithmetic. While another range loads, the last dashboard stays on screen.
 import { useMachine, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
@@ -9,14 +10,12 @@ import { useLocation } from 'wouter';
 import { selectChartMode } from '../../../machines/chart-mode.ts';
 import { dashboardMachine } from '../../../machines/dashboard.ts';
 import { selectDateMode } from '../../../machines/date-range.ts';
-import { useAffiliates } from '../../api/affiliates.ts';
-import { useConnectionFees, usePaymentEvents } from '../../api/sales.ts';
-import { useApiScope, useAuthSelector } from '../../app/session-context.tsx';
+import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
+import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
 import { readClaims } from '../../domain/auth-token.ts';
-import { deriveDashboard } from '../../domain/dashboard.ts';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
@@ -63,36 +62,40 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
     shownView.current = view;
     send({ type: 'AFFILIATE.CHANGED' });
   }, [view, send]);
-  const affiliates = useAffiliates(scope);
-  const events = usePaymentEvents(scope, query);
-  const fees = useConnectionFees(scope, query);
+  const data = dashboardData(useSession().calls);
+  const affiliates = useDashboardAffiliates(data, scope.impersonated);
+  const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
+  const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated);
   const claimedAffiliate = useAuthSelector((s) => {
     const access = s.context.token?.access;
     return (access ? readClaims(access)?.affiliate_id : null) ?? null;
   });
 
-  const derived = useMemo(() => {
+  const request = useMemo<ViewRequest | null>(() => {
     if (!affiliates.data || !events.data || !fees.data) return null;
-    try {
-      const dashboard = deriveDashboard({ events: events.data, fees: fees.data, affiliates: affiliates.data, affiliateFilter: affiliateId, range, selectedDay });
-      return { dashboard, error: null };
-    } catch (error) {
-      return { dashboard: null, error: errorText(error) };
-    }
-  }, [affiliates.data, events.data, fees.data, affiliateId, range, selectedDay]);
+    return {
+      events: events.data.id,
+      fees: fees.data.id,
+      affiliates: affiliates.data,
+      affiliateFilter: affiliateId,
+      range: { ...query, zone: range.start.zoneName, locale: range.start.locale },
+      selectedDay,
+    };
+  }, [affiliates.data, events.data, fees.data, affiliateId, query, range, selectedDay]);
+  const derived = useDashboardView(data, request);
 
-  // The last dashboard of the same affiliate viewed as, shown while another range loads; another
+  // The last dashboard of the same affiliate, shown while another range or day loads; another
   // affiliate's figures never stand under this one's heading.
-  const current = derived?.dashboard ?? null;
-  const [previous, setPrevious] = useState<{ dashboard: Dashboard; impersonated: string | null } | null>(null);
-  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, impersonated: scope.impersonated });
-  const dashboard = current ?? (previous?.impersonated === scope.impersonated ? previous.dashboard : null);
+  const current = derived.dashboard;
+  const [previous, setPrevious] = useState<{ dashboard: Dashboard; view: string } | null>(null);
+  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, view });
+  const dashboard = current ?? (previous?.view === view ? previous.dashboard : null);
 
   // "The dashboard shows the first error message among affiliates, payment events and fees",
   // once no retry is coming for it: while the first failure is retried, the page waits.
   const isFinal = useIsFinalError();
   const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
-  const message = failure !== undefined ? (isFinal(failure) ? errorText(failure) : null) : (derived?.error ?? null);
+  const message = failure !== undefined ? (isFinal(failure) ? errorText(failure) : null) : derived.error;
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
@@ -128,7 +131,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
           <Spinner label="Loading sales..." />
         ) : (
           <div className="dashboard__content" aria-busy={current === null}>
-            {current === null && (
+            {/* A new range or affiliate loads; a selected day is answered too soon to show a spinner. */}
+            {current === null && request === null && (
               <div className="dashboard__updating">
                 <Spinner label="Loading sales..." />
               </div>

@@ -1,0 +1,201 @@
+// The dashboard's server data on the main thread. The dashboard's data service
+// (src/workers/dashboard-service.ts) runs in a Web Worker: it fetches, parses and validates the
+// payment events and connection fees and keeps them; SWR keeps the small handle it answers, under
+// the usual keys (per range and affiliate viewed as) and rules (src/api/swr.ts: fresh for 5
+// minutes, 3 retries of network failures and 5xx). What the dashboard shows is asked of the
+// service for the handles, the affiliates, the filter, the range and the day.
+// The session stays the one authority on tokens: each call goes out with the token it gives
+// (refreshed first when about to expire), and a 401 ends it, as for any call of the API client.
+// Without Worker (unit tests under jsdom), or with a fetch of its own (tests), the same service
+// runs on the main thread. Opening the dashboard may have started the worker and its default
+// range's calls already (src/workers/dashboard-open.ts); the first calls asking the same take
+// those answers up.
+import { wrap } from 'comlink';
+import { useEffect, useState } from 'react';
+import useSWR from 'swr';
+import type { Dashboard } from '../domain/dashboard-model.ts';
+import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import { opening } from '../workers/dashboard-opening.ts';
+import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
+import { unwrap, type Outcome } from '../workers/wire.ts';
+import type { Affiliate } from './affiliates.ts';
+import { RELEASE } from './releasable.ts';
+import type { Range } from './sales.ts';
+
+export type { ListHandle, ListName, ViewRequest };
+
+/** What the data calls need of the session. */
+export interface SessionCalls {
+  baseUrl: string;
+  fetch: typeof fetch | undefined;
+  accessToken(): string | null | Promise<string | null>;
+  unauthorized(refused: string | null): void;
+}
+
+/** The service's calls, answered asynchronously wherever it runs. */
+interface AsyncService {
+  affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
+  load(request: Parameters<DashboardService['load']>[0]): Promise<Outcome<ListHandle>>;
+  view(request: ViewRequest): Promise<Outcome<Dashboard>>;
+  release(ids: number[]): unknown;
+}
+
+function inProcess(fetch: typeof globalThis.fetch | undefined): Promise<AsyncService> {
+  return import('../workers/dashboard-service.ts').then(({ createDashboardService }) => {
+    const service = createDashboardService({ fetch });
+    return { ...service, view: (request) => Promise.resolve(service.view(request)) };
+  });
+}
+
+function inWorker(): AsyncService {
+  const worker = dashboardWorker();
+  const remote = wrap<DashboardService>(worker);
+  let answered = false;
+  // A worker that cannot start (its script blocked or not found) leaves the work to the main thread.
+  const fallback = new Promise<AsyncService>((resolve) => {
+    const fail = () => {
+      if (answered) return;
+      worker.terminate();
+      resolve(inProcess(undefined));
+    };
+    if (dashboardWorkerFailed()) fail();
+    else worker.addEventListener('error', fail);
+  });
+  const either = <T>(there: () => Promise<T>, here: (service: AsyncService) => Promise<T>): Promise<T> =>
+    Promise.race([
+      there().then((value) => {
+        answered = true;
+        return value;
+      }),
+      fallback.then(here),
+    ]);
+  return {
+    affiliates: (context) => either<Outcome<Affiliate[]>>(() => remote.affiliates(context), (service) => service.affiliates(context)),
+    load: (request) => either<Outcome<ListHandle>>(() => remote.load(request), (service) => service.load(request)),
+    view: (request) => either<Outcome<Dashboard>>(() => remote.view(request), (service) => service.view(request)),
+    release: (ids) => either(() => remote.release(ids), (service) => Promise.resolve(service.release(ids))),
+  };
+}
+
+/** A list handle in the cache: released in the service once the cache lets it go. */
+export type CachedList = ListHandle & { [RELEASE]: () => void };
+
+export interface DashboardData {
+  affiliates(impersonated: string | null): Promise<Affiliate[]>;
+  list(list: ListName, range: Range, impersonated: string | null): Promise<CachedList>;
+  view(request: ViewRequest): Promise<Dashboard>;
+  /** A view answered before, kept for the moment the user comes back to it. */
+  viewed(request: ViewRequest): Dashboard | undefined;
+}
+
+const VIEWS_KEPT = 16;
+
+export const affiliatesKey = (impersonated: string | null) => ['affiliates', impersonated] as const;
+export const listKey = (list: ListName, range: Range, impersonated: string | null) => [list, range.start, range.end ?? null, impersonated] as const;
+
+const affiliateLists = new WeakMap<readonly Affiliate[], number>();
+let affiliateListCount = 0;
+
+/** A view's identity: the handles, the affiliates list (by identity: the cache's), the rest by value. */
+function viewKey(request: ViewRequest): string {
+  let affiliates = affiliateLists.get(request.affiliates);
+  if (affiliates === undefined) affiliateLists.set(request.affiliates, (affiliates = ++affiliateListCount));
+  return JSON.stringify([request.events, request.fees, affiliates, request.affiliateFilter, request.range, request.selectedDay]);
+}
+
+export function createDashboardData(calls: SessionCalls): DashboardData {
+  let started: Promise<AsyncService> | null = null;
+  // Workers fetch with their own global fetch: a fetch of the session's own (tests) keeps the
+  // service on the main thread.
+  const worker = canUseWorker(calls.fetch);
+  const service = () => (started ??= worker ? Promise.resolve(inWorker()) : inProcess(calls.fetch));
+  const baseUrl = worker ? absoluteBase(calls.baseUrl) : calls.baseUrl;
+  const views = new Map<string, Dashboard>();
+
+  /** A call with the token the session gives now (after the shared refresh of one about to expire). */
+  async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
+    const given = calls.accessToken();
+    const token = given instanceof Promise ? await given : given;
+    // After the worker has heard of the calls made for it early, which this one may be.
+    await opening.get(calls);
+    const outcome = await run(await service(), { baseUrl, token, impersonated });
+    // As for any call of the API client: a 401 ends the session the token belongs to.
+    if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);
+    return unwrap(outcome);
+  }
+
+  async function loadList(list: ListName, range: Range, impersonated: string | null): Promise<CachedList> {
+    const handle = await call(impersonated, (service, context) => service.load({ ...context, list, start: range.start, end: range.end }));
+    let released = false;
+    return {
+      ...handle,
+      [RELEASE]: () => {
+        if (released) return;
+        released = true;
+        void service().then((running) => running.release([handle.id]));
+      },
+    };
+  }
+
+  return {
+    affiliates: (impersonated) => call(impersonated, (service, context) => service.affiliates(context)),
+    list: loadList,
+
+    async view(request) {
+      const key = viewKey(request);
+      const dashboard = unwrap(await (await service()).view(request));
+      views.delete(key);
+      views.set(key, dashboard);
+      if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value!);
+      return dashboard;
+    },
+    viewed: (request) => views.get(viewKey(request)),
+  };
+}
+
+const perSession = new WeakMap<SessionCalls, DashboardData>();
+
+/** The dashboard data of a session: one service (one worker) per session. */
+export function dashboardData(calls: SessionCalls): DashboardData {
+  let data = perSession.get(calls);
+  if (!data) perSession.set(calls, (data = createDashboardData(calls)));
+  return data;
+}
+
+/** The affiliates the user (or the affiliate viewed as) may see; the same cache entry as useAffiliates'. */
+export function useDashboardAffiliates(data: DashboardData, impersonated: string | null) {
+  return useSWR<Affiliate[], Error>(affiliatesKey(impersonated), () => data.affiliates(impersonated));
+}
+
+/** A range's payment events or connection fees, held by the service; the cache keeps the handle. */
+export function useDashboardList(data: DashboardData, list: ListName, range: Range, impersonated: string | null) {
+  return useSWR<CachedList, Error>(listKey(list, range, impersonated), () => data.list(list, range, impersonated));
+}
+
+export interface DashboardView {
+  /** The dashboard of the request; null while it is being derived. */
+  dashboard: Dashboard | null;
+  error: string | null;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What the dashboard shows for the request (null while its data loads), asked of the service. */
+export function useDashboardView(data: DashboardData, request: ViewRequest | null): DashboardView {
+  const [answer, setAnswer] = useState<{ request: ViewRequest; view: DashboardView } | null>(null);
+  useEffect(() => {
+    if (request === null || data.viewed(request)) return undefined;
+    let current = true;
+    data.view(request).then(
+      (dashboard) => current && setAnswer({ request, view: { dashboard, error: null } }),
+      (error: unknown) => current && setAnswer({ request, view: { dashboard: null, error: errorText(error) } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [data, request]);
+  if (request === null) return { dashboard: null, error: null };
+  const known = data.viewed(request);
+  if (known) return { dashboard: known, error: null };
+  return answer?.request === request ? answer.view : { dashboard: null, error: null };
+}

@@ -1,0 +1,66 @@
+import { screen } from '@testing-library/react';
+import { useEffect, useState } from 'react';
+import useSWR from 'swr';
+import { describe, expect, it } from 'vitest';
+import { renderWithSession } from '../../tests/utils/render-session.tsx';
+import { RELEASE } from '../api/releasable.ts';
+import { ReleasingCache, ServerDataProvider } from './server-data.tsx';
+
+/** Reads the shared cache, and renders again a moment after it mounted. */
+function Reader({ name }: { name: string }) {
+  const { data } = useSWR(['shared key'], () => Promise.resolve(name));
+  const [later, setLater] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLater(true), 10);
+    return () => clearTimeout(timer);
+  }, []);
+  return <p>{`${name}: ${data ?? 'loading'}${later ? ', rendered again' : ''}`}</p>;
+}
+
+/** One view at a time, each in its own provider, as the routes have them. */
+function Views() {
+  const [view, setView] = useState('reports');
+  return (
+    <>
+      <button type="button" onClick={() => setView('dashboard')}>
+        Dashboard
+      </button>
+      <ServerDataProvider key={view}>
+        <Reader name={view} />
+      </ServerDataProvider>
+    </>
+  );
+}
+
+describe("the session's server data", () => {
+  it('stays usable by a view whose provider replaced the one that first used the cache (Reports, then Dashboard)', async () => {
+    const { user } = renderWithSession(<Views />);
+    expect(await screen.findByText('reports: reports, rendered again')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Dashboard' }));
+    // The cached answer, and no crash when the new view renders again after the old provider left.
+    expect(await screen.findByText('dashboard: reports, rendered again')).toBeInTheDocument();
+  });
+});
+
+describe('the cache of the server data', () => {
+  it('releases what its data holds once it drops or replaces the data, and once it is left', () => {
+    const released: string[] = [];
+    const held = (name: string) => ({ name, [RELEASE]: () => released.push(name) });
+    const cache = new ReleasingCache();
+    const events = held('events');
+    cache.set('a', { data: events });
+    cache.set('a', { data: events, isValidating: true });
+    expect(released).toEqual([]);
+
+    cache.set('a', { data: held('events again') });
+    expect(released).toEqual(['events']);
+    cache.set('b', { data: held('fees') });
+    cache.delete('b');
+    expect(released).toEqual(['events', 'fees']);
+    cache.set('c', { data: 'plain data' });
+    cache.releaseAll();
+    expect(released).toEqual(['events', 'fees', 'events again']);
+    expect([...cache.keys()]).toEqual([]);
+  });
+});

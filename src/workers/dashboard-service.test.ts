@@ -1,0 +1,168 @@
+import { DateTime } from 'luxon';
+import { describe, expect, it, vi } from 'vitest';
+import { generateBenchData } from '../../bench/generate.ts';
+import { ApiError } from '../api/client.ts';
+import { isRetryable } from '../api/swr.ts';
+import { deriveDashboard } from '../domain/dashboard.ts';
+import { daySlots, dayKeyOf, toQuery } from '../domain/dates.ts';
+import { createDashboardService, type CallContext, type ViewRequest } from './dashboard-service.ts';
+import { fromWire, unwrap } from './wire.ts';
+
+// The generated data as the API would answer it: payment events and connection fees of October
+// 2026 in Europe/Berlin, and affiliates.
+const data = generateBenchData(3_000, 600, 7);
+const query = toQuery(data.range);
+const BASE = 'http://portal.test/api/v2/';
+const context: CallContext = { baseUrl: BASE, token: 'access-token', impersonated: null };
+const wireRange = { ...query, zone: data.zone, locale: 'en-US' };
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Error', headers: { 'Content-Type': 'application/json' } });
+
+/** The API: the generated lists, and what each call asked for. */
+function api(answer?: (path: string) => Response | undefined) {
+  const calls: { url: URL; authorization: string | null }[] = [];
+  const fetch = vi.fn<typeof globalThis.fetch>((input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    calls.push({ url, authorization: new Headers(init?.headers).get('Authorization') });
+    const path = url.pathname.replace('/api/v2/', '');
+    const special = answer?.(path);
+    if (special) return Promise.resolve(special);
+    if (path === 'payment_events/') return Promise.resolve(json(data.events));
+    if (path === 'connection_fees/') return Promise.resolve(json(data.fees));
+    if (path === 'affiliates/') return Promise.resolve(json(data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }))));
+    return Promise.resolve(json({ detail: 'Not found.' }, 404));
+  });
+  return { fetch, calls };
+}
+
+async function loaded(service: ReturnType<typeof createDashboardService>) {
+  const events = unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
+  const fees = unwrap(await service.load({ ...context, list: 'connection_fees', ...query }));
+  return { events, fees };
+}
+
+describe('the dashboard data service (run in process, as without Worker)', () => {
+  it('fetches a range with the token and affiliate it is given, keeps the lists and answers a handle', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    const handle = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'payment_events', ...query }));
+
+    expect(handle).toEqual({ id: expect.any(Number) as number, list: 'payment_events', count: data.events.length });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.authorization).toBe('Bearer access-token');
+    expect(calls[0]!.url.pathname).toBe('/api/v2/payment_events/');
+    expect(Object.fromEntries(calls[0]!.url.searchParams)).toEqual({ ...query, impersonate_affiliate: 'AFF-100' });
+    // The affiliates come mapped and sorted by name, as fetchAffiliates answers them.
+    const affiliates = unwrap(await service.affiliates(context));
+    expect(affiliates.map((a) => a.name)).toEqual([...data.affiliates].map((a) => a.name).sort((a, b) => a.localeCompare(b)));
+  });
+
+  it("answers deriveDashboard's dashboard for the whole range and for every selected day, with and without an affiliate filter", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    const days = [null, ...daySlots(data.range).map(dayKeyOf)];
+    for (const affiliateFilter of [null, 'p1', 'a2']) {
+      for (const selectedDay of days) {
+        const request: ViewRequest = { events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter, range: wireRange, selectedDay };
+        const expected = deriveDashboard({ ...data, affiliateFilter, selectedDay });
+        expect(unwrap(service.view(request)), `${affiliateFilter ?? 'all'} ${selectedDay ?? 'no day'}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('answers the same dashboard after a structured clone, as across the worker boundary', async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    const request: ViewRequest = { events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: '2026-10-25' };
+    const answer = service.view(structuredClone(request));
+    expect(structuredClone(answer)).toEqual(answer);
+    expect(unwrap(answer).salesDetails.heading).toBe('Sales Details for Oct 25, 2026');
+  });
+
+  it('lets released lists go: a view of them is an error, not a stale answer', async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    service.release([events.id]);
+    const answer = service.view({ events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: null });
+    expect(answer.ok).toBe(false);
+    expect(() => unwrap(answer)).toThrow("The dashboard's payment events are no longer loaded");
+  });
+
+  it.each([
+    ['a 500', () => new Response('<html>oops</html>', { status: 500, statusText: 'Internal Server Error' }), { kind: 'http', status: 500, message: 'HTTP Error: 500: Internal Server Error', retried: true }],
+    ['a 401', () => json({ detail: 'Given token not valid for any token type' }, 401), { kind: 'http', status: 401, message: 'HTTP Error: 401: Error', retried: false }],
+    ['a 403', () => json({ detail: 'Forbidden' }, 403), { kind: 'http', status: 403, message: 'Forbidden: You do not have permission to access this resource.', retried: false }],
+    ['a response of the wrong shape', () => json([{ id: 'x' }]), { kind: 'schema', status: 200, message: expect.stringMatching(/^Invalid response from payment_events\/: 0\.id: /) as string, retried: false }],
+  ])('sends back %s as the API client would have thrown it', async (_what, respond, expected) => {
+    const service = createDashboardService({ fetch: api((path) => (path === 'payment_events/' ? respond() : undefined)).fetch });
+    const outcome = await service.load({ ...context, list: 'payment_events', ...query });
+    if (outcome.ok) throw new Error('expected a failure');
+    // Plain data, as it crosses the worker boundary.
+    const error = fromWire(structuredClone(outcome.error));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: expected.kind, status: expected.status, message: expected.message });
+    expect(isRetryable(error)).toBe(expected.retried);
+  });
+
+  it('sends back a network failure as the retryable network error', async () => {
+    const service = createDashboardService({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const outcome = await service.load({ ...context, list: 'connection_fees', ...query });
+    const error = outcome.ok ? null : fromWire(outcome.error);
+    expect(error).toMatchObject({ kind: 'network', message: 'Network Error: the server could not be reached.' });
+    expect(isRetryable(error)).toBe(true);
+  });
+});
+
+describe('calls the main thread made before the worker could', () => {
+  const url = `${BASE}payment_events/?${new URLSearchParams(query).toString()}`;
+  const body = () => new TextEncoder().encode(JSON.stringify(data.events)).buffer;
+
+  it('answers the same call with the same token from those bytes, once, waiting for them if need be', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    service.expect({ url, token: context.token });
+    const loading = service.load({ ...context, list: 'payment_events', ...query });
+    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: body() });
+
+    expect(unwrap(await loading).count).toBe(data.events.length);
+    expect(calls).toEqual([]);
+    // Taken up once: the next load of the range asks the API.
+    expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('asks the API itself for a call with another token', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    service.expect({ url, token: 'an older token' });
+    service.answer({ url, token: 'an older token', status: 200, statusText: 'OK', headers: [], body: body() });
+    unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
+    expect(calls.map((call) => call.authorization)).toEqual(['Bearer access-token']);
+  });
+
+  it("takes the answer's status as its own: a 401 fetched early is the call's 401", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    service.expect({ url, token: context.token });
+    service.answer({ url, token: context.token, status: 401, statusText: 'Unauthorized', headers: [], body: new TextEncoder().encode('{"detail":"expired"}').buffer });
+    const outcome = await service.load({ ...context, list: 'payment_events', ...query });
+    expect(outcome.ok ? null : outcome.error).toEqual({ message: 'HTTP Error: 401: Unauthorized', api: { kind: 'http', status: 401, body: { detail: 'expired' } } });
+  });
+
+  it('takes a failed early call as a network failure', async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    service.expect({ url, token: context.token });
+    service.answer({ url, token: context.token, failed: true });
+    const outcome = await service.load({ ...context, list: 'payment_events', ...query });
+    expect(outcome.ok ? null : outcome.error.api?.kind).toBe('network');
+  });
+});
+
+describe('the range across the boundary', () => {
+  it("derives days in the zone it is given, whatever this thread's zone", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    const dashboard = unwrap(service.view({ events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: null }));
+    expect(dashboard.feesChart.map((slot) => slot.day)).toEqual(daySlots(data.range).map(dayKeyOf));
+    expect(DateTime.fromISO(query.start).setZone(data.zone).toISODate()).toBe('2026-10-01');
+  });
+});

@@ -1,0 +1,243 @@
+// The dashboard's data service: it fetches a range's payment events and connection fees (and the
+// affiliates) through the API client, parses and validates them with the response schemas, keeps
+// the lists, and derives from them what the dashboard shows (deriveDashboard), answering only
+// that: stat boxes, day slots, the rows of the tables. It runs in a Web Worker
+// (dashboard.worker.ts), so that parsing and deriving 100,000 events never blocks the page; where
+// there is no Worker (unit tests under jsdom) the main thread runs this same code.
+// The session stays on the main thread: each call brings the token and the affiliate viewed as;
+// a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). A call the main
+// thread has made already for this worker (`expect`, `answer`: dashboard-worker.ts) is answered
+// with those bytes when the same URL is asked with the same token, through the same API client.
+import { DateTime } from 'luxon';
+import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
+import { createApiClient, type ApiClient } from '../api/client.ts';
+import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
+import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
+import { deriveDashboard } from '../domain/dashboard.ts';
+import type { Dashboard, DashboardInput } from '../domain/dashboard-model.ts';
+import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
+import type { Answer, Expected } from './dashboard-start.ts';
+import { settle, toWire, type Outcome } from './wire.ts';
+
+/** What a call goes out with: the v2 base URL, the session's access token, the affiliate viewed as. */
+export interface CallContext {
+  baseUrl: string;
+  token: string | null;
+  impersonated: string | null;
+}
+
+export type ListName = 'payment_events' | 'connection_fees';
+
+export interface ListRequest extends CallContext {
+  list: ListName;
+  /** The query's start and end (ISO date-times of local day starts); end left out where there is none. */
+  start: string;
+  end?: string;
+}
+
+/** A list the service holds: what the cache keeps instead of the list itself. */
+export interface ListHandle {
+  id: number;
+  list: ListName;
+  count: number;
+}
+
+/** The range's local day starts as the query has them, with the zone and locale of its days. */
+export interface WireRange {
+  start: string;
+  end: string;
+  zone: string;
+  locale: string;
+}
+
+export interface ViewRequest {
+  /** Handles of the payment events and the connection fees. */
+  events: number;
+  fees: number;
+  affiliates: readonly Affiliate[];
+  affiliateFilter: string | null;
+  range: WireRange;
+  selectedDay: string | null;
+}
+
+export interface DashboardService {
+  affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
+  load(request: ListRequest): Promise<Outcome<ListHandle>>;
+  view(request: ViewRequest): Outcome<Dashboard>;
+  /** The cache no longer holds these lists. */
+  release(ids: number[]): void;
+  /** The main thread has made this call; its answer follows. */
+  expect(call: Expected): void;
+  answer(answer: Answer): void;
+}
+
+interface HeldList {
+  list: ListName;
+  items: readonly PaymentEvent[] | readonly ConnectionFee[];
+}
+
+/** The whole range's dashboard of a pair of lists, and where each of their items falls. */
+interface Overview {
+  lists: [number, number];
+  dashboard: Dashboard;
+  days: { index: DayIndex; events: Int32Array; fees: Int32Array } | null;
+}
+
+/** Overviews kept for a quick answer when the user selects a day or comes back to a view. */
+const OVERVIEWS_KEPT = 4;
+/** How long an answer the main thread fetched waits for the call that takes it up. */
+const EARLY_KEPT_MS = 60_000;
+
+/** A Response again, from what the main thread sent. */
+function responseOf(answer: Answer): Response {
+  if ('failed' in answer) throw new TypeError('Failed to fetch');
+  const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  return new Response(empty ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+}
+
+export function createDashboardService(options: { fetch?: typeof fetch } = {}): DashboardService {
+  const lists = new Map<number, HeldList>();
+  const overviews = new Map<string, Overview>();
+  let nextId = 1;
+  /** Calls the main thread made, by URL, until a call takes them up: the token and the answer to come. */
+  const early = new Map<string, { token: string | null; response: Promise<Response> }>();
+  /** Those whose answer has not come yet. */
+  const pending = new Map<string, (answer: Answer) => void>();
+
+  /** The global fetch, except for a call the main thread has made with the same token. */
+  const fetchWith =
+    (token: string | null): typeof fetch =>
+    (input, init) => {
+      // The API client asks with a URL string.
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const made = early.get(url);
+      if (made && made.token === token && (init?.method ?? 'GET') === 'GET') {
+        early.delete(url);
+        return made.response;
+      }
+      return (options.fetch ?? globalThis.fetch)(input, init);
+    };
+
+  const loadAffiliates = (context: CallContext) => settle(() => fetchAffiliates(clientFor(context)));
+
+  const loadList = (request: ListRequest) =>
+    settle(async () => {
+      const client = clientFor(request);
+      const range = { start: request.start, end: request.end };
+      const items = request.list === 'payment_events' ? await fetchPaymentEvents(client, range) : await fetchConnectionFees(client, range);
+      const id = nextId++;
+      lists.set(id, { list: request.list, items });
+      return { id, list: request.list, count: items.length };
+    });
+
+  function clientFor({ baseUrl, token, impersonated }: CallContext): ApiClient {
+    return createApiClient({ baseUrl, fetch: fetchWith(token), getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
+  }
+
+  function held<T extends HeldList['items']>(id: number, list: ListName): T {
+    const found = lists.get(id);
+    if (found?.list !== list) throw new Error(`The dashboard's ${list.replace('_', ' ')} are no longer loaded`);
+    return found.items as T;
+  }
+
+  function rangeOf({ start, end, zone, locale }: WireRange): DateRange {
+    const at = (iso: string) => localDayStart(DateTime.fromISO(iso, { zone, locale }), zone);
+    return { start: at(start), end: at(end) };
+  }
+
+  function overviewOf(request: ViewRequest, input: Omit<DashboardInput, 'selectedDay'>): Overview {
+    const { events, fees, affiliates, affiliateFilter, range } = request;
+    const key = JSON.stringify([events, fees, affiliateFilter, range, affiliates]);
+    let overview = overviews.get(key);
+    if (overview) {
+      overviews.delete(key);
+    } else {
+      overview = { lists: [events, fees], dashboard: deriveDashboard({ ...input, selectedDay: null }), days: null };
+      if (overviews.size >= OVERVIEWS_KEPT) overviews.delete(overviews.keys().next().value!);
+    }
+    overviews.set(key, overview);
+    return overview;
+  }
+
+  /**
+   * A selected day changes only the tables: they are derived from that day's items alone (the
+   * items of other days never reach them), against the overview's stat boxes and day slots.
+   */
+  function withDay(overview: Overview, input: Omit<DashboardInput, 'selectedDay'>, selectedDay: string): Dashboard {
+    if (!overview.days) {
+      const index = new DayIndex(input.range);
+      overview.days = { index, events: slotsOf(input.events, index), fees: slotsOf(input.fees, index) };
+    }
+    const days = overview.days;
+    const slot = days.index.keys.indexOf(selectedDay);
+    const day = deriveDashboard({
+      ...input,
+      events: input.events.filter((_, i) => slot >= 0 && days.events[i] === slot),
+      fees: input.fees.filter((_, i) => slot >= 0 && days.fees[i] === slot),
+      selectedDay,
+    });
+    const whole = overview.dashboard;
+    return {
+      ...whole,
+      salesDetails: day.salesDetails,
+      platformSalesTable: day.platformSalesTable,
+      connectionFeeTable: { ...day.connectionFeeTable, hasItems: whole.connectionFeeTable.hasItems },
+    };
+  }
+
+  return {
+    affiliates: loadAffiliates,
+    load: loadList,
+
+    view(request) {
+      try {
+        const range = rangeOf(request.range);
+        const input = {
+          events: held<PaymentEvent[]>(request.events, 'payment_events'),
+          fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
+          affiliates: request.affiliates,
+          affiliateFilter: request.affiliateFilter,
+          range,
+          zone: request.range.zone,
+        };
+        const overview = overviewOf(request, input);
+        const dashboard = request.selectedDay === null ? overview.dashboard : withDay(overview, input, request.selectedDay);
+        return { ok: true, value: dashboard };
+      } catch (error) {
+        return { ok: false, error: toWire(error) };
+      }
+    },
+
+    release(ids) {
+      for (const id of ids) lists.delete(id);
+      for (const [key, overview] of overviews) if (overview.lists.some((id) => ids.includes(id))) overviews.delete(key);
+    },
+
+    expect({ url, token }) {
+      let settle: (answer: Answer) => void = () => {};
+      const response = new Promise<Response>((resolve) => {
+        settle = (answer) => resolve(Promise.resolve(answer).then(responseOf));
+      });
+      response.catch(() => {});
+      const made = { token, response };
+      early.set(url, made);
+      pending.set(url, settle);
+      // Not taken up in time (the user went elsewhere): let it go.
+      setTimeout(() => {
+        if (early.get(url) === made) early.delete(url);
+      }, EARLY_KEPT_MS);
+    },
+
+    answer(answer) {
+      pending.get(answer.url)?.(answer);
+      pending.delete(answer.url);
+    },
+  };
+}
+
+/** The day slot of each item (-1 outside the range). */
+function slotsOf(items: readonly { created: string }[], index: DayIndex): Int32Array {
+  const slots = new Int32Array(items.length);
+  for (let i = 0; i < items.length; i++) slots[i] = index.slotOf(parseInstant(items[i]!.created));
+  return slots;
+}

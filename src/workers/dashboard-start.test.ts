@@ -1,0 +1,45 @@
+import { DateTime } from 'luxon';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../api/client.ts';
+import { fetchPaymentEvents } from '../api/sales.ts';
+import { dateRange, toQuery } from '../domain/dates.ts';
+import { callUrl, last30Query } from './dashboard-start.ts';
+
+const systemZone = process.env.TZ;
+afterEach(() => {
+  if (systemZone === undefined) delete process.env.TZ;
+  else process.env.TZ = systemZone;
+});
+
+describe("the early calls' query", () => {
+  // Zones with and without DST, a half-hour offset, UTC (which luxon writes as Z), and moments
+  // next to midnight and DST changes.
+  const zones = ['UTC', 'Etc/UTC', 'Europe/London', 'Europe/Berlin', 'Pacific/Auckland', 'America/St_Johns', 'Asia/Kolkata', 'America/Santiago', 'Australia/Lord_Howe'];
+  const moments = ['2026-03-29T00:30:00Z', '2026-03-29T23:59:00Z', '2026-10-25T01:30:00Z', '2026-11-23T12:00:00Z', '2026-04-05T15:00:00Z', '2026-09-06T03:00:00Z', '2027-01-01T00:00:00Z'];
+
+  it.each(zones)('is Last 30 days as the page asks for it (luxon), in %s', (zone) => {
+    process.env.TZ = zone;
+    for (const moment of moments) {
+      const now = new Date(moment);
+      const luxon = toQuery(dateRange('last30', { now: DateTime.fromJSDate(now, { zone }), zone }));
+      expect(last30Query(now, zone), `${zone} at ${moment}`).toEqual(luxon);
+    }
+  });
+
+  it("is the URL the API client asks, impersonate_affiliate included", async () => {
+    const asked: string[] = [];
+    const client = createApiClient({
+      baseUrl: 'http://portal.test/api/v2/',
+      fetch: (input) => {
+        asked.push(input instanceof Request ? input.url : input.toString());
+        return Promise.resolve(new Response('[]', { status: 200 }));
+      },
+      getAccessToken: () => 'token',
+      getImpersonatedAffiliate: () => 'AFF 100',
+    });
+    const range = { start: '2026-10-24T00:00:00.000+02:00', end: '2026-11-24T00:00:00.000+01:00' };
+    await fetchPaymentEvents(client, range);
+    expect(callUrl('http://portal.test/api/v2/', 'payment_events/', range, 'AFF 100')).toBe(asked[0]);
+    expect(callUrl('http://portal.test/api/v2/', 'affiliates/', {}, null)).toBe('http://portal.test/api/v2/affiliates/');
+  });
+});

@@ -1,0 +1,103 @@
+// The dashboard's data worker in a real Chromium, against the built portal and the reference
+// server with demo data (globetrotter): the worker runs under the page's Content Security Policy
+// (the suite fails a test on any violation), the default range's calls go out once each (the
+// calls made early for the worker are the ones its API client answers from), a 401 on one of them
+// ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { startPortal, type Portal } from './portal.ts';
+import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
+
+const SCREEN = 'dashboard (worker)';
+
+let browser: Browser;
+let portal: Portal;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  page = undefined;
+});
+
+const statValues = (p: Page) => p.getByRole('region', { name: 'Summary' }).locator('dd');
+
+/** The context's API calls below `path` are answered by `answer` from now on. */
+async function withAnswers(context: BrowserContext, path: string, answer: { status: number; statusText?: string; body: string; contentType: string }) {
+  await context.route(new RegExp(`/api/v2/${path}`), (route) =>
+    route.fulfill({ status: answer.status, body: answer.body, contentType: answer.contentType, headers: { 'Cache-Control': 'no-store' } }),
+  );
+}
+
+/**
+ * A returning user opening the portal in a new tab: signed in and the dashboard loaded once, then
+ * `prepare` (routes), then a new page of the same context at /, with every API call it makes.
+ */
+async function newTab(prepare: (context: BrowserContext) => Promise<void> = () => Promise.resolve()): Promise<{ p: Page; log: ApiRequest[] }> {
+  const first = (page = await signedInPage(browser, portal, 'globetrotter'));
+  await expectVisible(first, SCREEN, statValues(first).first(), 'the stat boxes of the first load', 15_000);
+  await prepare(first.context());
+  const p = await first.context().newPage();
+  const log = recordApiRequests(p);
+  await p.goto(`${portal.url}${entryPath('/')}`);
+  return { p, log };
+}
+
+describe("the dashboard's data worker", () => {
+  it('loads the figures and the chart through the worker, each of the default range’s calls once', async () => {
+    const { p, log } = await newTab();
+    await expectVisible(p, SCREEN, statValues(p).first(), 'the stat boxes', 15_000);
+    await expectVisible(p, SCREEN, p.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart bars', 15_000);
+
+    await step(p, SCREEN, 'a dashboard worker running beside the page', () => {
+      expect(p.workers().map((worker) => worker.url())).toEqual(expect.arrayContaining([expect.stringMatching(/\/assets\/dashboard\.worker-[\w-]+\.js$/)]));
+      return Promise.resolve();
+    });
+    await step(p, SCREEN, 'payment_events/, connection_fees/ and affiliates/ asked once each', () => {
+      const count = (path: string) => log.filter((request) => request.path === path).length;
+      expect({ payment_events: count('payment_events/'), connection_fees: count('connection_fees/'), affiliates: count('affiliates/') }).toEqual({
+        payment_events: 1,
+        connection_fees: 1,
+        affiliates: 1,
+      });
+      return Promise.resolve();
+    });
+
+    // A day of the chart: its tables come from the worker too.
+    const bar = p.getByRole('button', { name: / Referral Fees / }).first();
+    const label = (await bar.getAttribute('aria-label')) ?? '';
+    await bar.click();
+    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: /^Sales Details for / }), `the day's Sales Details after clicking '${label}'`);
+  });
+
+  it('ends the session when the API answers one of its calls 401', async () => {
+    const { p } = await newTab((context) =>
+      withAnswers(context, 'connection_fees/', { status: 401, body: '{"detail":"Given token not valid for any token type"}', contentType: 'application/json' }),
+    );
+
+    await expectVisible(p, SCREEN, p.getByRole('heading', { name: 'Affiliate Login' }), "the login form after the worker's call met a 401", 15_000);
+    await step(p, SCREEN, 'the stored token cleared', async () => {
+      expect(await p.evaluate(() => window.localStorage.getItem('auth_token'))).toBeNull();
+    });
+  });
+
+  it("retries a 5xx answer 3 times (1, 2, 4 s), then shows 'HTTP Error: 500: Internal Server Error'", async () => {
+    const { p, log } = await newTab((context) =>
+      withAnswers(context, 'payment_events/', { status: 500, body: '<h1>500 Internal Server Error</h1>', contentType: 'text/html' }),
+    );
+
+    await expectVisible(p, SCREEN, p.getByRole('alert').filter({ hasText: 'HTTP Error: 500: Internal Server Error' }), 'the error line after the retries', 20_000);
+    await step(p, SCREEN, 'payment_events/ asked 4 times: the first call and 3 retries', () =>
+      poll('payment_events/ calls', () => (log.filter((request) => request.path === 'payment_events/').length === 4 ? true : undefined)),
+    );
+    await step(p, SCREEN, 'the session kept (Logout in the header)', () => p.getByRole('button', { name: 'Logout' }).waitFor());
+  });
+});
