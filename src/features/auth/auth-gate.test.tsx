@@ -41,7 +41,8 @@ describe('Login gate', () => {
 
     renderWithSession(gate, { server });
 
-    expect(screen.getByRole('heading', { name: 'Enter 2FA Code' })).toBeInTheDocument();
+    // The code screen's code loads with it here (no Login was pressed in this tab).
+    expect(await screen.findByRole('heading', { name: 'Enter 2FA Code' })).toBeInTheDocument();
   });
 
   it("shows 'Restoring session...' while an expired session is refreshed, then the app content", async () => {

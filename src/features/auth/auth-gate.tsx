@@ -6,9 +6,10 @@ import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector } from '../../app/session-context.tsx';
 import type { AuthActor } from '../../app/session.ts';
 import { AuthCard } from './auth-card.tsx';
-import { EmailVerificationScreen } from './email-verification-screen.tsx';
+import { useLazyModule } from '../../app/lazy-module.ts';
+import { ErrorBoundary } from '../../components/error-boundary.tsx';
+import { codeScreens } from './code-screens.ts';
 import { LoginScreen } from './login-screen.tsx';
-import { TotpVerificationScreen } from './totp-verification-screen.tsx';
 
 // Setting up a second factor happens once per account: those screens load when needed, so that
 // what /login downloads before the first code screen stays small.
@@ -22,6 +23,13 @@ function Loading() {
       <Spinner label="Loading..." />
     </AuthCard>
   );
+}
+
+/** A code screen, once its code is there (loading since Login was pressed, or now). */
+function CodeScreen({ which }: { which: 'totpVerification' | 'emailVerification' }) {
+  const screens = useLazyModule(codeScreens);
+  if (!screens) return <Loading />;
+  return which === 'totpVerification' ? <screens.TotpVerificationScreen /> : <screens.EmailVerificationScreen />;
 }
 
 type GateScreen = 'login' | 'setupRequired' | 'totpSetup' | 'emailSetup' | 'totpVerification' | 'emailVerification' | 'app' | 'restoring';
@@ -62,9 +70,12 @@ export function AuthGate({ children }: { children: ReactNode }) {
         </Suspense>
       );
     case 'totpVerification':
-      return <TotpVerificationScreen />;
     case 'emailVerification':
-      return <EmailVerificationScreen />;
+      return (
+        <ErrorBoundary what="This page" resetKey={screen}>
+          <CodeScreen which={screen} />
+        </ErrorBoundary>
+      );
     case 'app':
       return children;
     case 'restoring':

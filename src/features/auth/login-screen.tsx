@@ -10,6 +10,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
+import { codeScreens } from './code-screens.ts';
 
 export function LoginScreen() {
   const { auth } = useSession();
@@ -29,11 +30,15 @@ export function LoginScreen() {
     const typed = typedCredentials(form.current);
     setUsername(typed.username);
     setPassword(typed.password);
-    if (takeSignInRequest(form.current.ownerDocument)) auth.send({ type: 'LOGIN.SUBMIT', ...typed });
+    if (takeSignInRequest(form.current.ownerDocument)) {
+      codeScreens.load();
+      auth.send({ type: 'LOGIN.SUBMIT', ...typed });
+    }
   }, [auth]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    codeScreens.load();
     auth.send({ type: 'LOGIN.SUBMIT', username, password });
   }
 
