@@ -297,7 +297,9 @@ async function benchLcp(browser: Browser, tempRoot: string, floorDir: string, ba
 
 /** What a browser gets for the portal's entry script: its encoding and caching. */
 async function servingNote(url: string): Promise<string> {
-  const script = /<script[^>]+src="([^"]+)"/.exec(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[1];
+  // The entry: a module script, or preloaded for the inline script to start.
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1] ?? /<link rel="modulepreload"[^>]+href="([^"]+)"/.exec(html)?.[1];
   if (!script) return 'served: (no script in dist/index.html)';
   const response = await fetch(`${url}${script}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
   await response.arrayBuffer();
