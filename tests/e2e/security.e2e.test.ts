@@ -49,12 +49,17 @@ describe('security headers', () => {
     page = await (await browser.newContext(DESKTOP)).newPage();
     const responses: Response[] = [];
     page.on('response', (response) => responses.push(response));
+    // The heading is in the page itself (prerendered): the entry and stylesheet may come after it.
+    const isScript = (response: Response) => /\/assets\/index-[^/]+\.js$/.test(response.url());
+    const isStylesheet = (response: Response) => /\/assets\/[^/]+\.css$/.test(response.url());
+    const loaded = Promise.all([page.waitForResponse(isScript), page.waitForResponse(isStylesheet)]);
     const document = await page.goto(`${portal.url}/login`);
     await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
+    await loaded;
     expectSecurityHeaders(document!, 'the portal page');
 
-    const script = responses.find((response) => /\/assets\/index-[^/]+\.js$/.test(response.url()));
-    const stylesheet = responses.find((response) => /\/assets\/[^/]+\.css$/.test(response.url()));
+    const script = responses.find(isScript);
+    const stylesheet = responses.find(isStylesheet);
     expect(script, 'the entry script').toBeDefined();
     expect(stylesheet, 'a stylesheet').toBeDefined();
     expect(expectSecurityHeaders(script!, 'the entry script')['cache-control']).toBe('public, max-age=31536000, immutable');
