@@ -101,7 +101,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   pruning.unref();
 
   const root = new Hono();
-  // The built page's inline script (the prerendered login form's) runs by its hash.
+  // The built page's inline script (the prerendered login form's) runs by its hash. The portal
+  // must be built: a missing page fails here, rather than on the first request.
   const scriptHashes = options.distDir ? inlineScriptHashes(fs.readFileSync(path.join(options.distDir, 'index.html'), 'utf8')) : [];
   root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, scriptHashes }));
   root.use('/api/*', noStore);
@@ -112,8 +113,6 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   root.route('/', api);
   const distDir = options.distDir;
   if (distDir) {
-    // The portal must be built: fail now rather than on the first page.
-    fs.accessSync(path.join(distDir, 'index.html'));
     const distRoot = path.relative(process.cwd(), distDir);
     const cache = createFileCache();
     cache.warm(distDir);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
+import { withDescendants } from './auth.ts';
 import { type Db, getMeta, setMeta } from './db.ts';
 import { hashPasswordSync } from './passwords.ts';
 import { moneyString, reportFigures, type ReportFigures } from './report-file.ts';
@@ -335,12 +336,6 @@ const SEED_SIZE_AFFILIATE = 'AFF-100';
 /** Far above the demo's day-based ids (days since 1970 * 100 + n: about 2,000,000). */
 const FIRST_SEED_SIZE_ID = 1_000_000_000;
 
-/** The affiliates whose rows an affiliate's account sees: its own and every one below it. */
-function withChildren(affiliateId: string): string[] {
-  const below = AFFILIATES.filter((affiliate) => affiliate.parentId === affiliateId).map((affiliate) => affiliate.id);
-  return [affiliateId, ...below.flatMap(withChildren)];
-}
-
 /**
  * Tops up globetrotter's last 30 days (the dashboard's default range, [today - 30 days, now) in
  * `today`'s zone) to `events` payment events and events / 5 connection fees: sales of AFF-100
@@ -350,7 +345,8 @@ function withChildren(affiliateId: string): string[] {
  */
 function insertSeedSize(db: Db, today: DateTime, events: number): { events: number; fees: number } {
   if (!Number.isInteger(events) || events < 0) throw new RangeError(`A seed size is a whole number of payment events, got ${events}`);
-  const visible = withChildren(SEED_SIZE_AFFILIATE);
+  // The affiliates whose rows globetrotter's account sees, as the API decides it.
+  const visible = withDescendants(db, SEED_SIZE_AFFILIATE);
   const children = visible.filter((id) => id !== SEED_SIZE_AFFILIATE);
   const start = today.startOf('day').minus({ days: 30 }).startOf('day').toMillis();
   const end = today.toMillis();

@@ -8,13 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { DateTime } from 'luxon';
 import { generate } from 'otplib';
 import { build } from 'vite';
 import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
-import { openDatabase } from '../../server/db.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, ensureDemoData, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const DIST = path.join(root, 'dist');
@@ -70,12 +68,9 @@ export interface BenchSite {
 export async function startSite(options: { tempRoot: string; floorDir: string; seedEvents?: number }): Promise<BenchSite> {
   const dir = fs.mkdtempSync(path.join(options.tempRoot, 'site-'));
   const databasePath = path.join(dir, 'portal.sqlite');
-  // The server seeds the demo data itself; the seed size goes in first, in the same way.
-  const db = openDatabase(databasePath);
-  ensureDemoData(db, { today: DateTime.local(), seedEvents: options.seedEvents });
-  db.close();
   const common = { port: 0, databasePath, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS, log: () => {} };
-  const portal = await startServer({ ...common, distDir: DIST, demo: true });
+  // The portal seeds the demo data, topped up to the seed size; the floor reads the same rows.
+  const portal = await startServer({ ...common, distDir: DIST, demo: true, seedEvents: options.seedEvents });
   const floor = await startServer({ ...common, distDir: options.floorDir, demo: false });
   return {
     portal,

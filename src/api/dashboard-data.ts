@@ -8,7 +8,7 @@
 // (refreshed first when about to expire), and a 401 ends it, as for any call of the API client.
 // Without Worker (unit tests under jsdom), or with a fetch of its own (tests), the same service
 // runs on the main thread. Opening the dashboard may have started the worker and its default
-// range's calls already (src/workers/dashboard-open.ts); the first calls asking the same take
+// range's calls already (src/workers/dashboard-worker.ts); the first calls asking the same take
 // those answers up.
 import { wrap } from 'comlink';
 import { useEffect, useState } from 'react';
@@ -28,7 +28,9 @@ export type { ListHandle, ListName, ViewRequest };
 export interface SessionCalls {
   baseUrl: string;
   fetch: typeof fetch | undefined;
+  /** The token a call goes out with: at once, or after the one shared refresh of a token about to expire. */
   accessToken(): string | null | Promise<string | null>;
+  /** A call met a 401 with this token: the session it belongs to ends. */
   unauthorized(refused: string | null): void;
 }
 
@@ -114,8 +116,7 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
 
   /** A call with the token the session gives now (after the shared refresh of one about to expire). */
   async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
-    const given = calls.accessToken();
-    const token = given instanceof Promise ? await given : given;
+    const token = await calls.accessToken();
     // After the worker has heard of the calls made for it early, which this one may be.
     await opening.get(calls);
     const outcome = await run(await service(), { baseUrl, token, impersonated });

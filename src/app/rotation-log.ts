@@ -65,7 +65,7 @@ export function memoryRotationLog(): RotationLog {
  * The log in IndexedDB, loaded when first used (after sign-in, so not on the login page). Where
  * IndexedDB fails (storage blocked), the tab keeps its own log in memory.
  */
-export function indexedDbRotationLog(): RotationLog {
+function indexedDbRotationLog(): RotationLog {
   const KEY = 'rotations';
   let memory: Rotation[] = [];
   let opened: Promise<{ idb: typeof import('idb-keyval'); store: UseStore }> | null = null;

@@ -7,6 +7,8 @@ import type { AuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/sign-in-schemas.ts';
 import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
 import type { RotationLog } from './rotation-log.ts';
+
+export { browserRotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
 
 type AuthActor = Actor<ReturnType<typeof provideAuth>>;

@@ -10,6 +10,7 @@ import { isExpired, msUntilRefresh } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
+import type { SessionCalls } from '../api/dashboard-data.ts';
 
 export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
 export type ImpersonationActor = Actor<typeof impersonationMachine>;
@@ -25,14 +26,6 @@ export interface Session {
   stop(): void;
 }
 
-export interface SessionCalls {
-  baseUrl: string;
-  fetch: typeof fetch | undefined;
-  /** The token a call goes out with: at once, or after the one shared refresh of a token about to expire. */
-  accessToken(): string | null | Promise<string | null>;
-  /** A call met a 401 with this token: the session it belongs to ends. */
-  unauthorized(refused: string | null): void;
-}
 
 export interface SessionOptions {
   baseUrl: string;
@@ -97,14 +90,13 @@ export function createSession(options: SessionOptions): Session {
 
   const authApi = createAuthApi(client);
 
-  // Loaded at the first refresh: the login page does without it.
-  let loadingLog: Promise<RotationLog> | null = null;
-  const rotationLog = () => (loadingLog ??= options.rotations ? Promise.resolve(options.rotations) : import('./rotation-log.ts').then((log) => log.browserRotationLog()));
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
-  // The refresh across tabs, and the waits for it, load with the first of them.
+  // The refresh across tabs, the waits for it and the rotation log load with the first of them.
   let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
   const sessionRefresh = () => (loadingRefresh ??= import('./session-refresh.ts'));
+  let loadingLog: Promise<RotationLog> | null = null;
+  const rotationLog = () => (loadingLog ??= options.rotations ? Promise.resolve(options.rotations) : sessionRefresh().then((module) => module.browserRotationLog()));
   const refreshAcrossTabs = (refresh: string): Promise<RefreshResponse> =>
     sessionRefresh().then((module) =>
       module.refreshAcrossTabs(refresh, {

@@ -1,13 +1,11 @@
 // The dashboard's Web Worker, one per page, started as soon as the dashboard is known to open
-// (dashboard-open.ts), together with the default range's calls, which the main thread makes for
-// it meanwhile (dashboard-start.ts).
+// (dashboard-preload.ts loads this module, a small chunk of its own), together with the default
+// range's calls, which the main thread makes for it meanwhile (dashboard-start.ts).
+import type { SessionCalls } from '../api/dashboard-data.ts';
 import { startCalls } from './dashboard-start.ts';
 
-export interface WorkerSession {
-  baseUrl: string;
-  fetch: unknown;
-  accessToken(): string | null | Promise<string | null>;
-}
+/** What the worker's start needs of the session. */
+export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToken'>;
 
 let worker: Worker | undefined;
 let failed = false;

@@ -18,7 +18,7 @@ export function preloadDashboard({ calls, impersonation }: Session): void {
   const impersonated = impersonation.getSnapshot().context.affiliateId;
   opening.set(
     calls,
-    import('../../workers/dashboard-open.ts').then((open) => open.startDashboardWorker(calls, impersonated)).catch(() => {}),
+    import('../../workers/dashboard-worker.ts').then((open) => open.startDashboardWorker(calls, impersonated)).catch(() => {}),
   );
   dashboardPage.load();
   chartModule.load();
