@@ -1,13 +1,11 @@
 // @vitest-environment node
-// Contract tests of the reference v2 API (spec sections 3, 7 and 8; decisions.md section 5), in
-// process against the test harness's fixtures: success answers parse with the SPA's schemas,
-// errors come in Django REST Framework's form, and scope, one-time codes, throttling and
-// invites are enforced.
+// Contract tests of the reference v2 API, in process against the test harness's fixtures: success
+// answers parse with the SPA's schemas, errors come in Django REST Framework's form, and scope,
+// one-time codes, throttling and invites are enforced.
 import ExcelJS from 'exceljs';
-import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
 import {
-  accessClaimsSchema,
   affiliateListSchema,
   affiliateReportListSchema,
   connectionFeeListSchema,
@@ -20,10 +18,26 @@ import {
   registrationResponseSchema,
   tokenPairSchema,
   totpSetupSchema,
-  type AccessClaims,
-  type ErrorBody,
-  type TokenPair,
 } from '../src/api/schemas.ts';
+import type { Answer } from '../tests/utils/api-calls.ts';
+import {
+  BLANK,
+  claimsOf,
+  errorOf,
+  expectDetail,
+  expectFieldErrors,
+  forged,
+  ids,
+  MINUTE,
+  NOT_A_STRING,
+  NOT_FOUND,
+  NOV_5,
+  NOV_6,
+  REQUIRED,
+  TOTP_STEP,
+  unsigned,
+  useContractApi,
+} from '../tests/utils/api-contract.ts';
 import {
   addFixtures,
   API,
@@ -31,152 +45,12 @@ import {
   signIn,
   totpCode,
   type FixtureUserName,
-  type Fixtures,
-  type TestServer,
 } from '../tests/utils/api-server.ts';
 
-const MINUTE = 60_000;
-const TOTP_STEP = 30_000;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** 2026-11-05 and 2026-11-06 at local midnight in UTC+1, as the SPA sends day starts. */
-const NOV_5 = '2026-11-05T00:00:00.000+01:00';
-const NOV_6 = '2026-11-06T00:00:00.000+01:00';
+const api = useContractApi();
+const { call, get, post, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
 
-let server: TestServer;
-let fx: Fixtures;
-
-beforeEach(() => {
-  server = createTestServer();
-  fx = addFixtures(server.db, { now: server.clock.now() });
-});
-
-// --- Calling the API ----------------------------------------------------------------------
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-interface CallOptions {
-  access?: string;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent as is, with `contentType` (if any). */
-  raw?: string | Uint8Array;
-  contentType?: string;
-  query?: Record<string, string>;
-}
-
-async function call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.access) headers.Authorization = `Bearer ${options.access}`;
-  let body: string | Uint8Array | undefined;
-  if (options.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.raw !== undefined) {
-    if (options.contentType) headers['Content-Type'] = options.contentType;
-    body = options.raw;
-  }
-  const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-  const response = await server.fetch(`${API}/${path}${query}`, { method, headers, body });
-  const type = response.headers.get('content-type') ?? '';
-  const parsed: unknown = type.includes('application/json') ? await response.json() : await response.arrayBuffer();
-  return { status: response.status, headers: response.headers, body: parsed };
-}
-
-const get = (path: string, access?: string, query?: Record<string, string>) => call('GET', path, { access, query });
-const post = (path: string, json?: unknown, access?: string) => call('POST', path, { access, json });
-
-/** A DRF error answer: the status, and a JSON object of strings or lists of strings. */
-function errorOf(answer: Answer, status: number): ErrorBody {
-  expect(answer.status).toBe(status);
-  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-  return errorBodySchema.parse(answer.body);
-}
-
-/** A `{"detail": "..."}` answer. */
-function expectDetail(answer: Answer, status: number, text?: string | RegExp): string {
-  const body = errorOf(answer, status);
-  const detail = body.detail;
-  if (typeof detail !== 'string') throw new Error(`No detail in ${JSON.stringify(body)}`);
-  if (typeof text === 'string') expect(detail).toBe(text);
-  else if (text) expect(detail).toMatch(text);
-  return detail;
-}
-
-/** A 400 with field errors: exactly `fields`, each a non-empty list of messages. */
-function expectFieldErrors(answer: Answer, fields: Record<string, string[] | true>): ErrorBody {
-  const body = errorOf(answer, 400);
-  expect(Object.keys(body).sort()).toEqual(Object.keys(fields).sort());
-  for (const [field, expected] of Object.entries(fields)) {
-    const messages = body[field];
-    expect(Array.isArray(messages) && messages.length > 0).toBe(true);
-    if (expected !== true) expect(messages).toEqual(expected);
-  }
-  return body;
-}
-
-const REQUIRED = ['This field is required.'];
-const BLANK = ['This field may not be blank.'];
-const NOT_A_STRING = ['Not a valid string.'];
-const NOT_FOUND = 'Not found.';
-
-// --- Tokens and users ---------------------------------------------------------------------
-
-function claimsOf(access: string): { raw: JWTPayload; claims: AccessClaims } {
-  const raw = decodeJwt(access);
-  return { raw, claims: accessClaimsSchema.parse(raw) };
-}
-
-function user(name: FixtureUserName) {
-  return fx.users[name];
-}
-
-function secretOf(name: FixtureUserName): string {
-  const secret = user(name).totpSecret;
-  if (!secret) throw new Error(`${name} has no TOTP secret`);
-  return secret;
-}
-
-/** The partial pair of a password sign-in. */
-async function passwordPair(name: FixtureUserName): Promise<TokenPair> {
-  const answer = await post('token/', { username: user(name).username, password: user(name).password });
-  expect(answer.status).toBe(200);
-  return tokenPairSchema.parse(answer.body);
-}
-
-/** A verified pair; 'fresh' (no 2FA yet) sets up TOTP on the way. */
-function verifiedPair(name: FixtureUserName): Promise<TokenPair> {
-  return signIn(server, user(name).username, user(name).password, name === 'fresh' ? 'totp' : undefined);
-}
-
-const nowCode = (name: FixtureUserName, offsetMs = 0) => totpCode(secretOf(name), server.clock.now() + offsetMs);
-
-/** The newest code e-mailed to `email`. */
-function mailedCode(email: string): string {
-  const code = server.outbox(email)[0]?.code;
-  if (!code) throw new Error(`No code e-mailed to ${email}`);
-  return code;
-}
-
-const ids = (body: unknown) => (body as { id: number }[]).map((item) => item.id);
-
-/** A token with the claims of `access` but signed with another key. */
-async function forged(access: string): Promise<string> {
-  return new SignJWT({ ...decodeJwt(access) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode('not-the-server-secret-0123456789abcdef'));
-}
-
-/** A token with the claims of `access` and no signature at all (alg none). */
-function unsigned(access: string): string {
-  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(decodeJwt(access))}.`;
-}
-
-/** The authenticated GET endpoints of spec section 7, with a valid query. */
+/** The authenticated GET endpoints, with a valid query. */
 const DATA_ENDPOINTS: { path: string; query?: Record<string, string> }[] = [
   { path: 'affiliates/' },
   { path: 'payment_events/', query: { start: NOV_5, end: NOV_6 } },
@@ -195,7 +69,7 @@ const TOKEN_POST_ENDPOINTS = [
   '2fa/email/confirm_setup/',
 ];
 
-// ==========================================================================================
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 describe('POST token/', () => {
   it('answers a partial pair whose access token carries the spec claims, not yet verified', async () => {
@@ -205,7 +79,7 @@ describe('POST token/', () => {
     const pair = tokenPairSchema.parse(answer.body);
     const { claims } = claimsOf(pair.access);
     expect(claims).toEqual({
-      exp: Math.floor(server.clock.now() / 1000) + 5 * 60,
+      exp: Math.floor(api.server.clock.now() / 1000) + 5 * 60,
       user_id: String(user('parent').id),
       username: 'parent',
       sub: String(user('parent').id),
@@ -250,9 +124,9 @@ describe('POST token/', () => {
       expectDetail(await post('token/', { username: 'parent', password: `wrong-${attempt}` }), 401);
     }
     expectDetail(await post('token/', { username: 'parent', password: user('parent').password }), 429, /throttled/);
-    server.clock.advance(15 * MINUTE - 1000);
+    api.server.clock.advance(15 * MINUTE - 1000);
     expectDetail(await post('token/', { username: 'parent', password: user('parent').password }), 429, /Expected available in 1 seconds/);
-    server.clock.advance(1000);
+    api.server.clock.advance(1000);
     expect((await post('token/', { username: 'parent', password: user('parent').password })).status).toBe(200);
   });
 
@@ -302,7 +176,7 @@ describe('POST token/refresh/', () => {
 
   it('refuses an expired refresh token', async () => {
     const pair = await verifiedPair('parent');
-    server.clock.advance(24 * 60 * MINUTE + 1000);
+    api.server.clock.advance(24 * 60 * MINUTE + 1000);
     expectDetail(await post('token/refresh/', { refresh: pair.refresh }), 401);
   });
 
@@ -346,7 +220,7 @@ describe('POST token/verify/', () => {
     const partial = await passwordPair('parent');
     expect((await post('token/verify/', { token: await nowCode('parent', TOTP_STEP) }, partial.access)).status).toBe(200);
     expectFieldErrors(await post('token/verify/', { token: await nowCode('parent') }, partial.access), { token: true });
-    server.clock.advance(2 * TOTP_STEP);
+    api.server.clock.advance(2 * TOTP_STEP);
     expect((await post('token/verify/', { token: await nowCode('parent') }, (await passwordPair('parent')).access)).status).toBe(200);
   });
 
@@ -371,7 +245,7 @@ describe('POST token/verify/', () => {
     expectDetail(await post('token/verify/', { token: right }, partial.access), 429, /throttled/);
     // A new password sign-in does not lift it: the limit is per account.
     expectDetail(await post('token/verify/', { token: right }, (await passwordPair('parent')).access), 429);
-    server.clock.advance(15 * MINUTE);
+    api.server.clock.advance(15 * MINUTE);
     const later = await passwordPair('parent');
     expect((await post('token/verify/', { token: await nowCode('parent') }, later.access)).status).toBe(200);
   });
@@ -389,12 +263,12 @@ describe('POST token/verify/', () => {
   it('accepts an e-mailed code until it is 10 minutes old, and not after', async () => {
     await post('token/send-email/', undefined, (await passwordPair('child')).access);
     const first = mailedCode(user('child').email);
-    server.clock.advance(10 * MINUTE - 1000);
+    api.server.clock.advance(10 * MINUTE - 1000);
     expect((await post('token/verify/', { token: first }, (await passwordPair('child')).access)).status).toBe(200);
 
     await post('token/send-email/', undefined, (await passwordPair('child')).access);
     const second = mailedCode(user('child').email);
-    server.clock.advance(10 * MINUTE);
+    api.server.clock.advance(10 * MINUTE);
     expectFieldErrors(await post('token/verify/', { token: second }, (await passwordPair('child')).access), { token: true });
   });
 
@@ -402,7 +276,7 @@ describe('POST token/verify/', () => {
     const partial = await passwordPair('fresh');
     await post('2fa/email/setup/', undefined, partial.access);
     const setupCode = mailedCode(user('fresh').email);
-    server.db.prepare("UPDATE users SET twofa_method = 'email' WHERE username = 'fresh'").run();
+    api.server.db.prepare("UPDATE users SET twofa_method = 'email' WHERE username = 'fresh'").run();
     expectFieldErrors(await post('token/verify/', { token: setupCode }, partial.access), { token: true });
   });
 
@@ -421,7 +295,7 @@ describe('POST token/send-email/', () => {
   it('e-mails a six-digit login code to an e-mail-method user', async () => {
     const answer = await post('token/send-email/', undefined, (await passwordPair('child')).access);
     expect(answer.status).toBe(200);
-    const messages = server.outbox(user('child').email);
+    const messages = api.server.outbox(user('child').email);
     expect(messages).toHaveLength(1);
     expect(messages[0]?.code).toMatch(/^\d{6}$/);
     expect(messages[0]?.body).toContain(messages[0]?.code);
@@ -431,15 +305,15 @@ describe('POST token/send-email/', () => {
     const partial = await passwordPair('child');
     await post('token/send-email/', undefined, partial.access);
     await post('token/send-email/', undefined, partial.access);
-    expect(server.outbox(user('child').email)).toHaveLength(2);
+    expect(api.server.outbox(user('child').email)).toHaveLength(2);
   });
 
   it('sends a new setup code during e-mail setup, which confirms the pending device', async () => {
     const partial = await passwordPair('fresh');
     const { device_id } = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, partial.access)).body);
-    expect(server.outbox(user('fresh').email)).toHaveLength(1);
+    expect(api.server.outbox(user('fresh').email)).toHaveLength(1);
     expect((await post('token/send-email/', undefined, partial.access)).status).toBe(200);
-    expect(server.outbox(user('fresh').email)).toHaveLength(2);
+    expect(api.server.outbox(user('fresh').email)).toHaveLength(2);
     const answer = await post('2fa/email/confirm_setup/', { token: mailedCode(user('fresh').email), device_id }, partial.access);
     expect(answer.status).toBe(200);
   });
@@ -448,7 +322,7 @@ describe('POST token/send-email/', () => {
     const notConfigured = { non_field_errors: ['E-mail two-factor authentication is not configured for this account.'] };
     expectFieldErrors(await post('token/send-email/', undefined, (await passwordPair('parent')).access), notConfigured);
     expectFieldErrors(await post('token/send-email/', undefined, (await passwordPair('fresh')).access), notConfigured);
-    expect(server.outbox()).toHaveLength(0);
+    expect(api.server.outbox()).toHaveLength(0);
   });
 
   it('needs a token', async () => {
@@ -491,7 +365,7 @@ describe('POST 2fa/totp/confirm/', () => {
 
   it('confirms with a current code and answers a verified pair with the totp method', async () => {
     const setup = await startSetup();
-    const token = await totpCode(setup.secret, server.clock.now());
+    const token = await totpCode(setup.secret, api.server.clock.now());
     const answer = await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access);
     expect(answer.status).toBe(200);
     const pair = tokenPairSchema.parse(answer.body);
@@ -500,13 +374,13 @@ describe('POST 2fa/totp/confirm/', () => {
     const next = await passwordPair('fresh');
     expect(claimsOf(next.access).claims['2fa_method']).toBe('totp');
     expectFieldErrors(await post('token/verify/', { token }, next.access), { token: true });
-    server.clock.advance(TOTP_STEP);
-    expect((await post('token/verify/', { token: await totpCode(setup.secret, server.clock.now()) }, next.access)).status).toBe(200);
+    api.server.clock.advance(TOTP_STEP);
+    expect((await post('token/verify/', { token: await totpCode(setup.secret, api.server.clock.now()) }, next.access)).status).toBe(200);
   });
 
   it('rejects a wrong code and leaves the account without a method', async () => {
     const setup = await startSetup();
-    const right = await totpCode(setup.secret, server.clock.now());
+    const right = await totpCode(setup.secret, api.server.clock.now());
     const wrong = right === '000000' ? '111111' : '000000';
     expectFieldErrors(await post('2fa/totp/confirm/', { token: wrong, device_id: setup.deviceId }, setup.access), { token: true });
     expect('2fa_method' in decodeJwt((await passwordPair('fresh')).access)).toBe(false);
@@ -514,7 +388,7 @@ describe('POST 2fa/totp/confirm/', () => {
 
   it('rejects an unknown device, another user’s device and a device already confirmed', async () => {
     const setup = await startSetup();
-    const token = await totpCode(setup.secret, server.clock.now());
+    const token = await totpCode(setup.secret, api.server.clock.now());
     expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: 'no-such-device' }, setup.access), { device_id: true });
 
     const adminVerified = await verifiedPair('admin');
@@ -522,8 +396,8 @@ describe('POST 2fa/totp/confirm/', () => {
     expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: adminDevice.device_id }, setup.access), { device_id: true });
 
     const confirmed = tokenPairSchema.parse((await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access)).body);
-    server.clock.advance(TOTP_STEP);
-    const later = await totpCode(setup.secret, server.clock.now());
+    api.server.clock.advance(TOTP_STEP);
+    const later = await totpCode(setup.secret, api.server.clock.now());
     expectFieldErrors(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), { device_id: true });
   });
 
@@ -550,7 +424,7 @@ describe('POST 2fa/email/setup/', () => {
   it('refuses (403) a partial token of a user who already has a method', async () => {
     expectDetail(await post('2fa/email/setup/', undefined, (await passwordPair('child')).access), 403);
     expectDetail(await post('2fa/email/setup/', undefined, (await passwordPair('parent')).access), 403);
-    expect(server.outbox()).toHaveLength(0);
+    expect(api.server.outbox()).toHaveLength(0);
   });
 
   it('needs a token', async () => {
@@ -571,7 +445,7 @@ describe('POST 2fa/email/confirm_setup/', () => {
     expect(answer.status).toBe(200);
     expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({ '2fa_method': 'email', is_2fa_verified: true, username: 'fresh' });
     // From now on, signing in takes an e-mailed login code.
-    const pair = await signIn(server, 'fresh', user('fresh').password);
+    const pair = await signIn(api.server, 'fresh', user('fresh').password);
     expect(claimsOf(pair.access).claims.is_2fa_verified).toBe(true);
   });
 
@@ -585,7 +459,7 @@ describe('POST 2fa/email/confirm_setup/', () => {
 
   it('rejects a setup code older than 10 minutes', async () => {
     const setup = await startSetup();
-    server.clock.advance(10 * MINUTE);
+    api.server.clock.advance(10 * MINUTE);
     const partial = await passwordPair('fresh');
     expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, partial.access), { token: true });
   });
@@ -607,7 +481,7 @@ describe('authentication of the data endpoints', () => {
     for (const { path, query } of DATA_ENDPOINTS) {
       expectDetail(await get(path, undefined, query), 401, 'Authentication credentials were not provided.');
       for (const header of [`Token ${pair.access}`, 'Bearer', `bearer ${pair.access}`]) {
-        const response = await server.fetch(`${API}/${path}?${new URLSearchParams(query).toString()}`, { headers: { Authorization: header } });
+        const response = await api.server.fetch(`${API}/${path}?${new URLSearchParams(query).toString()}`, { headers: { Authorization: header } });
         expect(response.status, `${path} with "${header.slice(0, 12)}"`).toBe(401);
       }
     }
@@ -626,9 +500,9 @@ describe('authentication of the data endpoints', () => {
 
   it('answers 401 once the access token has expired', async () => {
     const pair = await verifiedPair('parent');
-    server.clock.advance(5 * MINUTE - 1000);
+    api.server.clock.advance(5 * MINUTE - 1000);
     expect((await get('affiliates/', pair.access)).status).toBe(200);
-    server.clock.advance(1000);
+    api.server.clock.advance(1000);
     for (const { path, query } of DATA_ENDPOINTS) expectDetail(await get(path, pair.access, query), 401);
   });
 
@@ -648,11 +522,10 @@ describe('authentication of the data endpoints', () => {
   });
 
   it('honours a custom access lifetime', async () => {
-    server = createTestServer({ accessLifetimeSeconds: 60 });
-    fx = addFixtures(server.db, { now: server.clock.now() });
+    api.restart({ accessLifetimeSeconds: 60 });
     const pair = await verifiedPair('parent');
-    expect(claimsOf(pair.access).claims.exp).toBe(Math.floor(server.clock.now() / 1000) + 60);
-    server.clock.advance(MINUTE);
+    expect(claimsOf(pair.access).claims.exp).toBe(Math.floor(api.server.clock.now() / 1000) + 60);
+    api.server.clock.advance(MINUTE);
     expectDetail(await get('affiliates/', pair.access), 401);
   });
 });
@@ -882,20 +755,20 @@ describe('GET reports/affiliate/{id}/download/', () => {
     expectDetail(await download(2, (await verifiedPair('child')).access), 404, NOT_FOUND);
     expectDetail(await download(3, (await verifiedPair('fresh')).access), 404, NOT_FOUND);
     const admin = await verifiedPair('admin');
-    const outside = await server.fetch(`${API}/reports/affiliate/5/download/?impersonate_affiliate=P1`, { headers: { Authorization: `Bearer ${admin.access}` } });
+    const outside = await api.server.fetch(`${API}/reports/affiliate/5/download/?impersonate_affiliate=P1`, { headers: { Authorization: `Bearer ${admin.access}` } });
     expect(outside.status).toBe(404);
   });
 });
 
 describe('GET affiliates/invites/{inviteId}/', () => {
   it('answers the invited affiliate’s name without a token', async () => {
-    const answer = await get(`affiliates/invites/${fx.invites.valid}/`);
+    const answer = await get(`affiliates/invites/${api.fx.invites.valid}/`);
     expect(answer.status).toBe(200);
     expect(inviteSchema.parse(answer.body).affiliate.name).toBe('Child Two');
   });
 
   it('answers 404 {"detail":"Not found."} for unknown, expired and used invites', async () => {
-    for (const id of ['00000000-0000-4000-8000-000000000000', fx.invites.expired, fx.invites.used]) {
+    for (const id of ['00000000-0000-4000-8000-000000000000', api.fx.invites.expired, api.fx.invites.used]) {
       const answer = await get(`affiliates/invites/${id}/`);
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ detail: NOT_FOUND });
@@ -903,14 +776,14 @@ describe('GET affiliates/invites/{inviteId}/', () => {
   });
 
   it('answers 404 once the invite has expired', async () => {
-    server.clock.advance(7 * 24 * 60 * MINUTE);
-    expectDetail(await get(`affiliates/invites/${fx.invites.valid}/`), 404, NOT_FOUND);
+    api.server.clock.advance(7 * 24 * 60 * MINUTE);
+    expectDetail(await get(`affiliates/invites/${api.fx.invites.valid}/`), 404, NOT_FOUND);
   });
 });
 
 describe('POST affiliates/invites/register/', () => {
   const register = (body: Record<string, unknown>) => post('affiliates/invites/register/', body);
-  const valid = (): Record<string, unknown> => ({ email: 'new.user@fixtures.example', password: 'a-long-password', invite_id: fx.invites.valid });
+  const valid = (): Record<string, unknown> => ({ email: 'new.user@fixtures.example', password: 'a-long-password', invite_id: api.fx.invites.valid });
   const without = (field: string) => Object.fromEntries(Object.entries(valid()).filter(([key]) => key !== field));
 
   it('registers a user of the invited affiliate with an unverified token without a method', async () => {
@@ -931,14 +804,14 @@ describe('POST affiliates/invites/register/', () => {
   it('uses an invite once: a second registration answers non_field_errors and the invite is gone', async () => {
     expect((await register(valid())).status).toBe(201);
     expectFieldErrors(await register({ ...valid(), email: 'second@fixtures.example' }), { non_field_errors: true });
-    expectDetail(await get(`affiliates/invites/${fx.invites.valid}/`), 404, NOT_FOUND);
+    expectDetail(await get(`affiliates/invites/${api.fx.invites.valid}/`), 404, NOT_FOUND);
   });
 
   it('answers non_field_errors for expired, used and unknown invites', async () => {
-    for (const invite_id of [fx.invites.expired, fx.invites.used, 'no-such-invite']) {
+    for (const invite_id of [api.fx.invites.expired, api.fx.invites.used, 'no-such-invite']) {
       expectFieldErrors(await register({ ...valid(), invite_id }), { non_field_errors: true });
     }
-    server.clock.advance(7 * 24 * 60 * MINUTE);
+    api.server.clock.advance(7 * 24 * 60 * MINUTE);
     expectFieldErrors(await register(valid()), { non_field_errors: true });
   });
 
@@ -965,7 +838,7 @@ describe('POST affiliates/invites/register/', () => {
   it('answers every field error at once, and keeps the invite after a failed attempt', async () => {
     expectFieldErrors(await register({}), { email: REQUIRED, password: REQUIRED, invite_id: REQUIRED });
     expectFieldErrors(await register({ email: 'x', password: 'y', invite_id: '' }), { email: true, password: true, invite_id: BLANK });
-    expect((await get(`affiliates/invites/${fx.invites.valid}/`)).status).toBe(200);
+    expect((await get(`affiliates/invites/${api.fx.invites.valid}/`)).status).toBe(200);
     expect((await register(valid())).status).toBe(201);
   });
 });
@@ -1027,7 +900,7 @@ describe('request bodies', () => {
       { body: '{"__proto__": {"username": "parent", "password": "x"}, "constructor": {"prototype": {}}}', type: 'application/json' },
       { body: JSON.stringify({ username: '\ud800', password: '\udfff', refresh: '\ud800', token: '\ud800', device_id: '\ud800', email: '\ud800@x.y', invite_id: '\ud800' }), type: 'application/json' },
       { body: JSON.stringify({ username: BIG, password: 'x', refresh: BIG, token: BIG, device_id: BIG, email: `${BIG}@x.y`, invite_id: 'x' }), type: 'application/json' },
-      { body: JSON.stringify({ token: '１２３４５６', device_id: "' OR 1=1 --", refresh: 'a.b.c', email: 'a@b.co', password: 'p'.repeat(200), invite_id: fx.invites.valid }), type: 'application/json' },
+      { body: JSON.stringify({ token: '１２３４５６', device_id: "' OR 1=1 --", refresh: 'a.b.c', email: 'a@b.co', password: 'p'.repeat(200), invite_id: api.fx.invites.valid }), type: 'application/json' },
       { body: JSON.stringify({ username: 'parent', password: 'wrong-password', email: 'a@b.co', password2: 'x', invite_id: "' OR 1=1 --" }), type: 'application/json' },
       { body: `{"pad": "${'y'.repeat(70_000)}"}`, type: 'application/json' },
       { body: new Uint8Array([0xff, 0xfe, 0x7b, 0x22, 0x80, 0x22, 0x7d]), type: 'application/json' },
@@ -1086,7 +959,7 @@ describe('garbage in query strings and paths', () => {
     }
     for (const affiliate of ['%00', 'P1%27--', 'x'.repeat(5000)]) paths.push(`affiliates/?impersonate_affiliate=${affiliate}`);
     for (const path of paths) {
-      const response = await server.fetch(`${API}/${path}`, { headers: { Authorization: `Bearer ${access}` } });
+      const response = await api.server.fetch(`${API}/${path}`, { headers: { Authorization: `Bearer ${access}` } });
       expect(response.status, path.slice(0, 80)).toBeLessThan(500);
       const body: unknown = await response.json();
       if (response.status !== 200) expect(() => errorBodySchema.parse(body), path.slice(0, 80)).not.toThrow();
@@ -1102,12 +975,12 @@ describe('unknown paths and methods', () => {
 
   it('answers a known path asked with another method with 405 and the allowed methods, as DRF does', async () => {
     const { access } = await verifiedPair('parent');
-    const wrongGet = await server.fetch(`${API}/token/`);
+    const wrongGet = await api.server.fetch(`${API}/token/`);
     expect(wrongGet.status).toBe(405);
     expect(wrongGet.headers.get('Allow')).toBe('POST, OPTIONS');
     expect(await wrongGet.json()).toEqual({ detail: 'Method "GET" not allowed.' });
     expectDetail(await post('affiliates/', {}, access), 405, 'Method "POST" not allowed.');
-    const wrongDelete = await server.fetch(`${API}/reports/affiliate/1/download/`, { method: 'DELETE', headers: { Authorization: `Bearer ${access}` } });
+    const wrongDelete = await api.server.fetch(`${API}/reports/affiliate/1/download/`, { method: 'DELETE', headers: { Authorization: `Bearer ${access}` } });
     expect(wrongDelete.status).toBe(405);
     expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
   });
@@ -1115,15 +988,15 @@ describe('unknown paths and methods', () => {
 
 describe('the test harness', () => {
   it('routes absolute and relative URLs and Request objects to the app', async () => {
-    const absolute = await server.fetch(`http://portal.test${API}/affiliates/invites/${fx.invites.valid}/`);
-    const relative = await server.fetch(`${API}/affiliates/invites/${fx.invites.valid}/`);
-    const request = await server.fetch(new Request(`http://elsewhere.test${API}/affiliates/invites/${fx.invites.valid}/`));
+    const absolute = await api.server.fetch(`http://portal.test${API}/affiliates/invites/${api.fx.invites.valid}/`);
+    const relative = await api.server.fetch(`${API}/affiliates/invites/${api.fx.invites.valid}/`);
+    const request = await api.server.fetch(new Request(`http://elsewhere.test${API}/affiliates/invites/${api.fx.invites.valid}/`));
     for (const response of [absolute, relative, request]) expect(response.status).toBe(200);
   });
 
   it('lists the outbox at /__dev/outbox in demo mode only', async () => {
     await post('token/send-email/', undefined, (await passwordPair('child')).access);
-    expect((await server.fetch('/__dev/outbox')).status).toBe(404);
+    expect((await api.server.fetch('/__dev/outbox')).status).toBe(404);
     const demo = createTestServer({ demo: true });
     const demoFixtures = addFixtures(demo.db);
     const pair = await signIn(demo, 'child', demoFixtures.users.child.password);

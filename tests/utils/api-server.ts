@@ -295,7 +295,8 @@ async function freshTotpCode(server: TestServer, secret: string, lastStep: numbe
   throw new Error(`No unused TOTP step at ${new Date(now).toISOString()}; advance the clock.`);
 }
 
-function newestCode(server: TestServer, email: string): string {
+/** The newest code e-mailed to `email`. */
+export function newestCode(server: TestServer, email: string): string {
   const code = server.outbox(email)[0]?.code;
   if (!code) throw new Error(`No code was e-mailed to ${email}`);
   return code;

@@ -1,0 +1,183 @@
+// The reference API's contract tests (server/routes/*.test.ts and the cross-cutting ones beside
+// them): a fresh test server with the fixtures before each test, calls with JSON or raw bodies,
+// checks of the error answers in Django REST Framework's form, and the ways to a partial or a
+// verified token pair for a fixture user.
+import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
+import { beforeEach, expect } from 'vitest';
+import { accessClaimsSchema, errorBodySchema, tokenPairSchema, type AccessClaims, type ErrorBody, type TokenPair } from '../../src/api/schemas.ts';
+import type { Answer } from './api-calls.ts';
+import {
+  addFixtures,
+  API,
+  createTestServer,
+  newestCode,
+  signIn,
+  totpCode,
+  type FixtureUser,
+  type FixtureUserName,
+  type Fixtures,
+  type TestServer,
+  type TestServerOptions,
+} from './api-server.ts';
+
+export const MINUTE = 60_000;
+export const TOTP_STEP = 30_000;
+/** 2026-11-05 and 2026-11-06 at local midnight in UTC+1, as the SPA sends day starts. */
+export const NOV_5 = '2026-11-05T00:00:00.000+01:00';
+export const NOV_6 = '2026-11-06T00:00:00.000+01:00';
+
+export const REQUIRED = ['This field is required.'];
+export const BLANK = ['This field may not be blank.'];
+export const NOT_A_STRING = ['Not a valid string.'];
+export const NOT_FOUND = 'Not found.';
+
+// --- Answers ------------------------------------------------------------------------------
+
+/** A DRF error answer: the status, and a JSON object of strings or lists of strings. */
+export function errorOf(answer: Answer, status: number): ErrorBody {
+  expect(answer.status).toBe(status);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  return errorBodySchema.parse(answer.body);
+}
+
+/** A `{"detail": "..."}` answer. */
+export function expectDetail(answer: Answer, status: number, text?: string | RegExp): string {
+  const body = errorOf(answer, status);
+  const detail = body.detail;
+  if (typeof detail !== 'string') throw new Error(`No detail in ${JSON.stringify(body)}`);
+  if (typeof text === 'string') expect(detail).toBe(text);
+  else if (text) expect(detail).toMatch(text);
+  return detail;
+}
+
+/** A 400 with field errors: exactly `fields`, each a non-empty list of messages. */
+export function expectFieldErrors(answer: Answer, fields: Record<string, string[] | true>): ErrorBody {
+  const body = errorOf(answer, 400);
+  expect(Object.keys(body).sort()).toEqual(Object.keys(fields).sort());
+  for (const [field, expected] of Object.entries(fields)) {
+    const messages = body[field];
+    expect(Array.isArray(messages) && messages.length > 0).toBe(true);
+    if (expected !== true) expect(messages).toEqual(expected);
+  }
+  return body;
+}
+
+/** The ids of a list answer, in its order. */
+export const ids = (body: unknown) => (body as { id: number }[]).map((item) => item.id);
+
+// --- Tokens -------------------------------------------------------------------------------
+
+export function claimsOf(access: string): { raw: JWTPayload; claims: AccessClaims } {
+  const raw = decodeJwt(access);
+  return { raw, claims: accessClaimsSchema.parse(raw) };
+}
+
+/** A token with the claims of `access` but signed with another key. */
+export async function forged(access: string): Promise<string> {
+  return new SignJWT({ ...decodeJwt(access) })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode('not-the-server-secret-0123456789abcdef'));
+}
+
+/** A token with the claims of `access` and no signature at all (alg none). */
+export function unsigned(access: string): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(decodeJwt(access))}.`;
+}
+
+// --- The server of each test --------------------------------------------------------------
+
+export interface CallOptions {
+  access?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is, with `contentType` (if any). */
+  raw?: string | Uint8Array;
+  contentType?: string;
+  query?: Record<string, string>;
+}
+
+export interface ContractApi {
+  /** This test's server and its fixtures. */
+  readonly server: TestServer;
+  readonly fx: Fixtures;
+  /** Replaces this test's server (and fixtures) with one made with `options`. */
+  restart: (options?: TestServerOptions) => void;
+  /** Calls `API/path`; a JSON answer is parsed, any other is read as an ArrayBuffer. */
+  call: (method: 'GET' | 'POST', path: string, options?: CallOptions) => Promise<Answer>;
+  get: (path: string, access?: string, query?: Record<string, string>) => Promise<Answer>;
+  post: (path: string, json?: unknown, access?: string) => Promise<Answer>;
+  user: (name: FixtureUserName) => FixtureUser;
+  /** The partial pair of a password sign-in. */
+  passwordPair: (name: FixtureUserName) => Promise<TokenPair>;
+  /** A verified pair; 'fresh' (no 2FA yet) sets up TOTP on the way. */
+  verifiedPair: (name: FixtureUserName) => Promise<TokenPair>;
+  /** The user's TOTP code at the server clock's time, moved by `offsetMs`. */
+  nowCode: (name: FixtureUserName, offsetMs?: number) => Promise<string>;
+  /** The newest code e-mailed to `email`. */
+  mailedCode: (email: string) => string;
+}
+
+/** A new test server with the fixtures before each test of the calling file. */
+export function useContractApi(): ContractApi {
+  let server: TestServer;
+  let fx: Fixtures;
+  const restart = (options: TestServerOptions = {}) => {
+    server = createTestServer(options);
+    fx = addFixtures(server.db, { now: server.clock.now() });
+  };
+  beforeEach(() => restart());
+
+  async function call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (options.access) headers.Authorization = `Bearer ${options.access}`;
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    if (options.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.raw !== undefined) {
+      if (options.contentType) headers['Content-Type'] = options.contentType;
+      // Bytes are copied into a view of a plain ArrayBuffer: the DOM's BodyInit takes no other.
+      body = typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw);
+    }
+    const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+    const response = await server.fetch(`${API}/${path}${query}`, { method, headers, body });
+    const type = response.headers.get('content-type') ?? '';
+    const parsed: unknown = type.includes('application/json') ? await response.json() : await response.arrayBuffer();
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  const get = (path: string, access?: string, query?: Record<string, string>) => call('GET', path, { access, query });
+  const post = (path: string, json?: unknown, access?: string) => call('POST', path, { access, json });
+  const user = (name: FixtureUserName) => fx.users[name];
+
+  function secretOf(name: FixtureUserName): string {
+    const secret = user(name).totpSecret;
+    if (!secret) throw new Error(`${name} has no TOTP secret`);
+    return secret;
+  }
+
+  async function passwordPair(name: FixtureUserName): Promise<TokenPair> {
+    const answer = await post('token/', { username: user(name).username, password: user(name).password });
+    expect(answer.status).toBe(200);
+    return tokenPairSchema.parse(answer.body);
+  }
+
+  return {
+    get server() {
+      return server;
+    },
+    get fx() {
+      return fx;
+    },
+    restart,
+    call,
+    get,
+    post,
+    user,
+    passwordPair,
+    verifiedPair: (name) => signIn(server, user(name).username, user(name).password, name === 'fresh' ? 'totp' : undefined),
+    nowCode: (name, offsetMs = 0) => totpCode(secretOf(name), server.clock.now() + offsetMs),
+    mailedCode: (email) => newestCode(server, email),
+  };
+}
