@@ -1,0 +1,116 @@
+// @vitest-environment node
+// GET payment_events/ and connection_fees/: the caller's scope, start included and end
+// excluded across offsets, field errors for dates the API does not read.
+import { describe, expect, it } from 'vitest';
+import { connectionFeeListSchema, paymentEventListSchema } from '../../src/api/schemas.ts';
+import { expectFieldErrors, ids, NOV_5, NOV_6, REQUIRED, useContractApi } from '../../tests/utils/api-contract.ts';
+
+const { get, verifiedPair } = useContractApi();
+
+describe('GET payment_events/', () => {
+  const all = { start: '2026-11-01T00:00:00.000Z' };
+
+  it('answers the events of a parent’s tree in the spec’s shape', async () => {
+    const answer = await get('payment_events/', (await verifiedPair('parent')).access, all);
+    expect(answer.status).toBe(200);
+    const events = paymentEventListSchema.parse(answer.body);
+    expect(events.map((event) => event.id)).toEqual([101, 102, 103, 105]);
+    expect(answer.body).toContainEqual({
+      id: 101,
+      created: '2026-11-04T10:00:00.000Z',
+      amount: '100.00',
+      order: {
+        affiliate: { affiliate_id: 'P1' },
+        affiliate_commission_pc: '10',
+        plan: { product: 'Single Trip' },
+        policy: [{ policy_number: 'POL-101', travelers: [{ first_name: 'Ann', last_name: 'Lee' }] }],
+      },
+    });
+    expect(events.find((event) => event.id === 105)).toMatchObject({ amount: null, order: { affiliate_commission_pc: null } });
+  });
+
+  it('limits a child, another top-level affiliate and an affiliate-less user to their scope', async () => {
+    expect(ids((await get('payment_events/', (await verifiedPair('child')).access, all)).body)).toEqual([102]);
+    expect(ids((await get('payment_events/', (await verifiedPair('fresh')).access, all)).body)).toEqual([104]);
+    expect(ids((await get('payment_events/', (await verifiedPair('loner')).access, all)).body)).toEqual([]);
+  });
+
+  it('answers a superuser every event, or one tree when impersonating', async () => {
+    const { access } = await verifiedPair('admin');
+    expect(ids((await get('payment_events/', access, all)).body)).toEqual([101, 102, 103, 104, 105]);
+    expect(ids((await get('payment_events/', access, { ...all, impersonate_affiliate: 'P1' })).body)).toEqual([101, 102, 103, 105]);
+    expect(ids((await get('payment_events/', access, { ...all, impersonate_affiliate: 'T2' })).body)).toEqual([104]);
+  });
+
+  it('includes start and excludes end, comparing instants across offsets', async () => {
+    const { access } = await verifiedPair('admin');
+    const answer = await get('payment_events/', access, { start: NOV_5, end: NOV_6 });
+    expect(ids(paymentEventListSchema.parse(answer.body))).toEqual([102, 103, 104]);
+    // The same instants written in another offset.
+    expect(ids((await get('payment_events/', access, { start: '2026-11-04T18:00:00.000-05:00', end: '2026-11-05T18:00:00.000-05:00' })).body)).toEqual([102, 103, 104]);
+    expect(ids((await get('payment_events/', access, { start: '2026-11-05T00:00:00.000-05:00', end: '2026-11-06T00:00:00.000-05:00' })).body)).toEqual([103, 104, 105]);
+  });
+
+  it('reads everything from start on when end is omitted', async () => {
+    const { access } = await verifiedPair('admin');
+    expect(ids((await get('payment_events/', access, { start: NOV_5 })).body)).toEqual([102, 103, 104, 105]);
+    expect(ids((await get('payment_events/', access, { start: '2026-11-06T00:00:00.000Z' })).body)).toEqual([]);
+  });
+
+  it('answers field errors for a missing or invalid start and an invalid end', async () => {
+    const { access } = await verifiedPair('parent');
+    expectFieldErrors(await get('payment_events/', access), { start: REQUIRED });
+    expectFieldErrors(await get('payment_events/', access, { start: '' }), { start: REQUIRED });
+    expectFieldErrors(await get('payment_events/', access, { start: 'yesterday' }), { start: true });
+    expectFieldErrors(await get('payment_events/', access, { start: '2026-13-45T00:00:00Z' }), { start: true });
+    expectFieldErrors(await get('payment_events/', access, { start: NOV_5, end: 'soon' }), { end: true });
+    // Outside what the stored text compares correctly (and what Django accepts).
+    expectFieldErrors(await get('payment_events/', access, { start: '+275760-09-13T00:00:00Z' }), { start: true });
+    expectFieldErrors(await get('payment_events/', access, { start: '0000-12-31T00:00:00Z' }), { start: true });
+    expectFieldErrors(await get('payment_events/', access, { start: NOV_5, end: '10000-01-01T00:00:00Z' }), { end: true });
+    expectFieldErrors(await get('payment_events/', access, { start: '2026-11-05T00:00:00+99:00' }), { start: true });
+    expectFieldErrors(await get('payment_events/', access, { end: NOV_6 }), { start: REQUIRED });
+  });
+});
+
+describe('GET connection_fees/', () => {
+  const all = { start: '2026-11-01T00:00:00.000Z' };
+
+  it('answers a parent the fees on its children’s sales', async () => {
+    const answer = await get('connection_fees/', (await verifiedPair('parent')).access, all);
+    expect(answer.status).toBe(200);
+    const fees = connectionFeeListSchema.parse(answer.body);
+    expect(fees).toEqual([
+      { id: 102, created: '2026-11-04T23:00:00.000Z', amount: '50.00', affiliate: { affiliate_id: 'C1' }, connection_fee_pc: '10', connection_fee_amount: null },
+      { id: 103, created: '2026-11-05T08:15:00.000Z', amount: '80.00', affiliate: { affiliate_id: 'C2' }, connection_fee_pc: null, connection_fee_amount: '4.00' },
+    ]);
+  });
+
+  it('answers a child without children no fees, and nothing of P1 to another affiliate', async () => {
+    expect(ids((await get('connection_fees/', (await verifiedPair('child')).access, all)).body)).toEqual([]);
+    expect(ids((await get('connection_fees/', (await verifiedPair('fresh')).access, all)).body)).toEqual([]);
+    expect(ids((await get('connection_fees/', (await verifiedPair('loner')).access, all)).body)).toEqual([]);
+  });
+
+  it('answers a superuser every fee, or those of the impersonated tree', async () => {
+    const { access } = await verifiedPair('admin');
+    expect(ids((await get('connection_fees/', access, all)).body)).toEqual([102, 103]);
+    expect(ids((await get('connection_fees/', access, { ...all, impersonate_affiliate: 'P1' })).body)).toEqual([102, 103]);
+    expect(ids((await get('connection_fees/', access, { ...all, impersonate_affiliate: 'C1' })).body)).toEqual([]);
+    expect(ids((await get('connection_fees/', access, { ...all, impersonate_affiliate: 'T2' })).body)).toEqual([]);
+  });
+
+  it('includes start and excludes end, with offsets', async () => {
+    const { access } = await verifiedPair('parent');
+    // 103 was created at 2026-11-05T09:15:00.000+01:00 exactly.
+    expect(ids((await get('connection_fees/', access, { start: NOV_5, end: '2026-11-05T09:15:00.000+01:00' })).body)).toEqual([102]);
+    expect(ids((await get('connection_fees/', access, { start: '2026-11-05T09:15:00.000+01:00' })).body)).toEqual([103]);
+    expect(ids((await get('connection_fees/', access, { start: NOV_5, end: NOV_6 })).body)).toEqual([102, 103]);
+  });
+
+  it('answers field errors for a missing or invalid start', async () => {
+    const { access } = await verifiedPair('parent');
+    expectFieldErrors(await get('connection_fees/', access), { start: REQUIRED });
+    expectFieldErrors(await get('connection_fees/', access, { start: 'not-a-date' }), { start: true });
+  });
+});

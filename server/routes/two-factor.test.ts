@@ -1,0 +1,167 @@
+// @vitest-environment node
+// Two-factor setup against the test fixtures: 2fa/totp/setup/ and confirm/, 2fa/email/setup/ and
+// confirm_setup/. Only an account without a method, or a verified session, may set one up;
+// confirming answers a verified pair.
+import { decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { emailSetupSchema, tokenPairSchema, totpSetupSchema } from '../../src/api/schemas.ts';
+import {
+  BLANK,
+  claimsOf,
+  expectDetail,
+  expectFieldErrors,
+  MINUTE,
+  NOT_A_STRING,
+  REQUIRED,
+  TOTP_STEP,
+  useContractApi,
+} from '../../tests/utils/api-contract.ts';
+import { signIn, totpCode } from '../../tests/utils/api-server.ts';
+
+const api = useContractApi();
+const { post, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
+
+describe('POST 2fa/totp/setup/', () => {
+  it('answers a device id and an otpauth URL with a Base32 secret', async () => {
+    const answer = await post('2fa/totp/setup/', undefined, (await passwordPair('fresh')).access);
+    expect(answer.status).toBe(200);
+    const { device_id, qr_url } = totpSetupSchema.parse(answer.body);
+    expect(device_id).not.toBe('');
+    expect(qr_url).toMatch(/^otpauth:\/\/totp\//);
+    expect(new URL(qr_url).searchParams.get('secret')).toMatch(/^[A-Z2-7]{16,}$/);
+  });
+
+  it('refuses (403) a partial token of a user who already has a method', async () => {
+    expectDetail(await post('2fa/totp/setup/', undefined, (await passwordPair('parent')).access), 403);
+    expectDetail(await post('2fa/totp/setup/', undefined, (await passwordPair('child')).access), 403);
+  });
+
+  it('lets a verified session set up a new device', async () => {
+    expect((await post('2fa/totp/setup/', undefined, (await verifiedPair('parent')).access)).status).toBe(200);
+  });
+
+  it('needs a token', async () => {
+    expectDetail(await post('2fa/totp/setup/'), 401);
+  });
+});
+
+describe('POST 2fa/totp/confirm/', () => {
+  async function startSetup(): Promise<{ access: string; deviceId: string; secret: string }> {
+    const partial = await passwordPair('fresh');
+    const { device_id, qr_url } = totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, partial.access)).body);
+    const secret = new URL(qr_url).searchParams.get('secret');
+    if (!secret) throw new Error('no secret');
+    return { access: partial.access, deviceId: device_id, secret };
+  }
+
+  it('confirms with a current code and answers a verified pair with the totp method', async () => {
+    const setup = await startSetup();
+    const token = await totpCode(setup.secret, api.server.clock.now());
+    const answer = await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access);
+    expect(answer.status).toBe(200);
+    const pair = tokenPairSchema.parse(answer.body);
+    expect(claimsOf(pair.access).claims).toMatchObject({ username: 'fresh', '2fa_method': 'totp', is_2fa_verified: true, affiliate_id: 'T2' });
+    // The code that confirmed the device is spent; the next sign-in asks for a code.
+    const next = await passwordPair('fresh');
+    expect(claimsOf(next.access).claims['2fa_method']).toBe('totp');
+    expectFieldErrors(await post('token/verify/', { token }, next.access), { token: true });
+    api.server.clock.advance(TOTP_STEP);
+    expect((await post('token/verify/', { token: await totpCode(setup.secret, api.server.clock.now()) }, next.access)).status).toBe(200);
+  });
+
+  it('rejects a wrong code and leaves the account without a method', async () => {
+    const setup = await startSetup();
+    const right = await totpCode(setup.secret, api.server.clock.now());
+    const wrong = right === '000000' ? '111111' : '000000';
+    expectFieldErrors(await post('2fa/totp/confirm/', { token: wrong, device_id: setup.deviceId }, setup.access), { token: true });
+    expect('2fa_method' in decodeJwt((await passwordPair('fresh')).access)).toBe(false);
+  });
+
+  it('rejects an unknown device, another user’s device and a device already confirmed', async () => {
+    const setup = await startSetup();
+    const token = await totpCode(setup.secret, api.server.clock.now());
+    expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: 'no-such-device' }, setup.access), { device_id: true });
+
+    const adminVerified = await verifiedPair('admin');
+    const adminDevice = totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, adminVerified.access)).body);
+    expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: adminDevice.device_id }, setup.access), { device_id: true });
+
+    const confirmed = tokenPairSchema.parse((await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access)).body);
+    api.server.clock.advance(TOTP_STEP);
+    const later = await totpCode(setup.secret, api.server.clock.now());
+    expectFieldErrors(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), { device_id: true });
+  });
+
+  it('answers field errors for missing and blank fields', async () => {
+    const setup = await startSetup();
+    expectFieldErrors(await post('2fa/totp/confirm/', {}, setup.access), { token: REQUIRED, device_id: REQUIRED });
+    expectFieldErrors(await post('2fa/totp/confirm/', { token: '', device_id: 5 }, setup.access), { token: BLANK, device_id: NOT_A_STRING });
+  });
+
+  it('refuses (403) a partial token of a user who already has a method', async () => {
+    const token = await nowCode('parent');
+    expectDetail(await post('2fa/totp/confirm/', { token, device_id: 'x' }, (await passwordPair('parent')).access), 403);
+  });
+});
+
+describe('POST 2fa/email/setup/', () => {
+  it('answers a device id and the account’s e-mail, and e-mails a six-digit code', async () => {
+    const answer = await post('2fa/email/setup/', undefined, (await passwordPair('fresh')).access);
+    expect(answer.status).toBe(200);
+    expect(emailSetupSchema.parse(answer.body).email).toBe(user('fresh').email);
+    expect(mailedCode(user('fresh').email)).toMatch(/^\d{6}$/);
+  });
+
+  it('refuses (403) a partial token of a user who already has a method', async () => {
+    expectDetail(await post('2fa/email/setup/', undefined, (await passwordPair('child')).access), 403);
+    expectDetail(await post('2fa/email/setup/', undefined, (await passwordPair('parent')).access), 403);
+    expect(api.server.outbox()).toHaveLength(0);
+  });
+
+  it('needs a token', async () => {
+    expectDetail(await post('2fa/email/setup/'), 401);
+  });
+});
+
+describe('POST 2fa/email/confirm_setup/', () => {
+  async function startSetup(): Promise<{ access: string; deviceId: string; code: string }> {
+    const partial = await passwordPair('fresh');
+    const { device_id } = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, partial.access)).body);
+    return { access: partial.access, deviceId: device_id, code: mailedCode(user('fresh').email) };
+  }
+
+  it('confirms with the e-mailed code and answers a verified pair with the email method', async () => {
+    const setup = await startSetup();
+    const answer = await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access);
+    expect(answer.status).toBe(200);
+    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({ '2fa_method': 'email', is_2fa_verified: true, username: 'fresh' });
+    // From now on, signing in takes an e-mailed login code.
+    const pair = await signIn(api.server, 'fresh', user('fresh').password);
+    expect(claimsOf(pair.access).claims.is_2fa_verified).toBe(true);
+  });
+
+  it('rejects a wrong code, and a code of another pending device', async () => {
+    const setup = await startSetup();
+    const wrong = setup.code === '000000' ? '111111' : '000000';
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: wrong, device_id: setup.deviceId }, setup.access), { token: true });
+    const other = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, setup.access)).body);
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: other.device_id }, setup.access), { token: true });
+  });
+
+  it('rejects a setup code older than 10 minutes', async () => {
+    const setup = await startSetup();
+    api.server.clock.advance(10 * MINUTE);
+    const partial = await passwordPair('fresh');
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, partial.access), { token: true });
+  });
+
+  it('rejects a second confirmation of the same device', async () => {
+    const setup = await startSetup();
+    const pair = tokenPairSchema.parse((await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access)).body);
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, pair.access), { device_id: true });
+  });
+
+  it('refuses (403) a partial token of a user who already has a method', async () => {
+    expectDetail(await post('2fa/email/confirm_setup/', { token: '123456', device_id: 'x' }, (await passwordPair('child')).access), 403);
+  });
+});

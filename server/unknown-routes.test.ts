@@ -1,0 +1,27 @@
+// @vitest-environment node
+// Paths the API does not have (404) and known paths asked with another method (405 with Allow).
+import { describe, expect, it } from 'vitest';
+import { expectDetail, useContractApi } from '../tests/utils/api-contract.ts';
+import { API } from '../tests/utils/api-server.ts';
+
+const api = useContractApi();
+const { get, post, verifiedPair } = api;
+
+describe('unknown paths and methods', () => {
+  it('answers a path the API does not have with 404', async () => {
+    expectDetail(await get('no_such_endpoint/'), 404, 'Not found.');
+    expectDetail(await get('token/extra/'), 404, 'Not found.');
+  });
+
+  it('answers a known path asked with another method with 405 and the allowed methods, as DRF does', async () => {
+    const { access } = await verifiedPair('parent');
+    const wrongGet = await api.server.fetch(`${API}/token/`);
+    expect(wrongGet.status).toBe(405);
+    expect(wrongGet.headers.get('Allow')).toBe('POST, OPTIONS');
+    expect(await wrongGet.json()).toEqual({ detail: 'Method "GET" not allowed.' });
+    expectDetail(await post('affiliates/', {}, access), 405, 'Method "POST" not allowed.');
+    const wrongDelete = await api.server.fetch(`${API}/reports/affiliate/1/download/`, { method: 'DELETE', headers: { Authorization: `Bearer ${access}` } });
+    expect(wrongDelete.status).toBe(405);
+    expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
+  });
+});
