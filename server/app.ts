@@ -1,4 +1,4 @@
-// The reference v2 API as a Hono app: every call of spec section 7 under /api/v2/, and in demo
+// The reference v2 API as a Hono app: every call the portal makes, under /api/v2/, and in demo
 // mode the e-mail outbox at /__dev/outbox. Tests run it in process with an in-memory database.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS users (
   totp_last_step INTEGER NOT NULL DEFAULT 0
 );
 
--- Two-factor devices being set up (spec: device_id), confirmed or not.
+-- Two-factor devices being set up (the API's device_id), confirmed or not.
 CREATE TABLE IF NOT EXISTS devices (
   id TEXT PRIMARY KEY,
   user_id INTEGER NOT NULL REFERENCES users(id),
@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS payment_events (
 CREATE INDEX IF NOT EXISTS payment_events_created ON payment_events(created);
 
 -- A connection fee earned by the parent of the connected affiliate on one of its sales;
--- id is the id of the underlying sale (decisions.md section 2).
+-- id is the id of the underlying sale, which payment_events may hold too.
 CREATE TABLE IF NOT EXISTS connection_fees (
   id INTEGER PRIMARY KEY,
   created TEXT NOT NULL,

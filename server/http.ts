@@ -1,5 +1,5 @@
-// Errors and request bodies the way a Django REST Framework back end answers them
-// (decisions.md section 5): {"detail": "..."} for 401/403/404/429, field errors for 400.
+// Errors and request bodies the way a Django REST Framework back end answers them:
+// {"detail": "..."} for 401/403/404/429, field errors for 400.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod';

@@ -1,5 +1,5 @@
-// Monthly affiliate reports: the figures of a period (spec section 3, "Affiliate report") and
-// the downloadable .xlsx file of a stored report (spec section 7, reports/affiliate/{id}/download/).
+// Monthly affiliate reports: the figures of a period (sales, premium collected, commission,
+// connection fees) and the .xlsx file of a stored report (GET reports/affiliate/{id}/download/).
 // The seed computes the stored figures with the same period queries the workbook lists, so a
 // report's Summary sheet and its detail sheets agree.
 import BigNumber from 'bignumber.js';
@@ -48,7 +48,7 @@ export interface PeriodConnectionFee {
   connection_fee_amount: string | null;
 }
 
-// --- The spec's money rules (decisions.md section 2) ---------------------------------------
+// --- Money rules (see docs/product-rules.md, Dashboard figures) ----------------------------
 
 /** Referral fee (commission) of a sale: amount * commission percent / 100; missing values are 0. */
 export function saleCommission(amount: string | null, commissionPc: string | null): BigNumber {
@@ -208,7 +208,7 @@ function addListSheet(workbook: ExcelJS.Workbook, name: string, columns: ListCol
   return sheet;
 }
 
-/** Only the first policy of an event is used (spec section 3). */
+/** Only the first policy of an event counts. */
 function firstPolicy(policiesJson: string): Policy | undefined {
   const policies = JSON.parse(policiesJson) as Policy[];
   return policies[0];

@@ -85,7 +85,7 @@ const REPORTED_AFFILIATES = SELLERS.filter((seller) => !seller.isChild).map((sel
 
 /** Sales are seeded from the first day of the month this many months before today's month. */
 const MONTHS_OF_HISTORY = 14;
-/** A month's report is available from this day of the following month (spec section 9). */
+/** A month's report is available from this day of the following month. */
 const REPORT_DAY = 15;
 
 const PRODUCTS = ['Single Trip', 'Annual Multi-Trip', 'Backpacker'] as const;
@@ -207,7 +207,7 @@ function salesOfDay(day: DateTime, seller: Seller): DemoSale[] {
 
 /**
  * Sometimes a traveller is added to a policy later the same day: a second sale with the same
- * policy number, which the dashboard merges into one Sales Details row (decisions.md section 2).
+ * policy number, which the dashboard merges into one Sales Details row (same day, same policy).
  */
 function policyChange(random: Random, sales: DemoSale[], id: number, dayEnd: number): DemoSale | null {
   const original = sales.find((sale) => sale.policies[0]?.travelers.length);

@@ -1,7 +1,8 @@
-// Signed JWTs (HS256, jose) with the access claims of spec section 3. Password login gives a
-// partial pair (is_2fa_verified false); confirming a 2FA setup or verifying a code gives a full
-// one. Refresh tokens rotate: each works once, and the new pair keeps the old one's verification;
-// a token used twice (stolen, one of the two users is not its owner) revokes its whole chain.
+// Signed JWTs (HS256, jose) with the claims the portal reads (see docs/product-rules.md, Tokens
+// and sessions). Password login gives a partial pair (is_2fa_verified false); confirming a 2FA
+// setup or verifying a code gives a full one. Refresh tokens rotate: each works once, and the new
+// pair keeps the old one's verification; a token used twice (stolen, one of the two users is not
+// its owner) revokes its whole chain.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
