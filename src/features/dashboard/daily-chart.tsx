@@ -2,12 +2,12 @@
 // nivo's default, to control opacity and border (0.5 and 1, 0.8 and 3 for the selected day; spec
 // section 9) and to make each bar a labelled toggle button: '11/5 Referral Fees $12.34', selected
 // with a click, Enter or Space. Clicking empty chart space clears the day. The width is measured
-// here (nivo's Responsive wrapper measures 0 in jsdom).
+// here (nivo's Responsive wrapper measures 0 in jsdom), before the chart first renders. Nothing
+// animates: bars are drawn where they belong, and a chart that is left goes at once.
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarItemProps, type BarLayer } from '@nivo/bar';
 import { createContext, use, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
 import type { ChartModel } from './chart-series.ts';
-import { usePrefersReducedMotion } from './use-reduced-motion.ts';
 import { useElementWidth } from './use-element-width.ts';
 
 export interface DailyChartProps {
@@ -105,8 +105,8 @@ const theme = {
 const FALLBACK_WIDTH = 720;
 
 export default function DailyChart({ model, selectedDay, currency, label, onToggleDay, onClearDay }: DailyChartProps) {
-  const [ref, width] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
-  const reducedMotion = usePrefersReducedMotion();
+  const [ref, measured] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
+  const width = measured ?? FALLBACK_WIDTH;
   const [tip, setTip] = useState<Tip | null>(null);
   const { series, days } = model;
 
@@ -158,31 +158,33 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
 
   return (
     <div ref={ref} className="daily-chart" style={{ height }}>
-      <ChartContext value={interaction}>
-        <Bar<BarDatum>
-          width={width}
-          height={height}
-          data={data}
-          keys={series.map((serie) => serie.name)}
-          indexBy="day"
-          groupMode="stacked"
-          margin={margin}
-          padding={days.length > 45 ? 0.15 : 0.25}
-          colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
-          barComponent={ChartBar}
-          layers={layers}
-          enableLabel={false}
-          isInteractive={false}
-          animate={!reducedMotion}
-          theme={theme}
-          role="group"
-          ariaLabel={label}
-          valueScale={{ type: 'linear', nice: true }}
-          gridYValues={5}
-          axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
-          axisBottom={{ tickSize: 0, tickPadding: 10, tickValues, format: (day: string) => byDay.get(day)?.label ?? day }}
-        />
-      </ChartContext>
+      {measured !== null && (
+        <ChartContext value={interaction}>
+          <Bar<BarDatum>
+            width={width}
+            height={height}
+            data={data}
+            keys={series.map((serie) => serie.name)}
+            indexBy="day"
+            groupMode="stacked"
+            margin={margin}
+            padding={days.length > 45 ? 0.15 : 0.25}
+            colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
+            barComponent={ChartBar}
+            layers={layers}
+            enableLabel={false}
+            isInteractive={false}
+            animate={false}
+            theme={theme}
+            role="group"
+            ariaLabel={label}
+            valueScale={{ type: 'linear', nice: true }}
+            gridYValues={5}
+            axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
+            axisBottom={{ tickSize: 0, tickPadding: 10, tickValues, format: (day: string) => byDay.get(day)?.label ?? day }}
+          />
+        </ChartContext>
+      )}
       {isEmpty && <p className="daily-chart__empty">No amounts in this period.</p>}
       {tip && tipDay && (
         <div

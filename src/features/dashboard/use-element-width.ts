@@ -1,19 +1,20 @@
-// The rendered width of an element, followed with a ResizeObserver. Until the first measurement
-// (and where there is no layout, as in jsdom) it is `fallback`.
+// The rendered width of an element, followed with a ResizeObserver. It is measured in a layout
+// effect, before the first paint, so that what depends on it renders once at the right width
+// (null until then). Where there is no layout (jsdom) it is `fallback`.
 import { useLayoutEffect, useRef, useState } from 'react';
 
 export function useElementWidth<E extends HTMLElement>(fallback: number) {
   const ref = useRef<E>(null);
-  const [width, setWidth] = useState(fallback);
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return undefined;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
+    if (!element) return undefined;
+    const measure = (measured: number) => setWidth(measured > 0 ? Math.floor(measured) : (current) => current ?? fallback);
+    measure(element.getBoundingClientRect().width);
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(([entry]) => measure(entry?.contentRect.width ?? 0));
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [fallback]);
   return [ref, width] as const;
 }
