@@ -4,7 +4,7 @@
 // with a click, Enter or Space. Clicking empty chart space clears the day. The width is measured
 // here (nivo's Responsive wrapper measures 0 in jsdom), before the chart first renders. Nothing
 // animates: bars are drawn where they belong, and a chart that is left goes at once.
-import { Bar, type BarCustomLayerProps, type BarDatum, type BarItemProps, type BarLayer } from '@nivo/bar';
+import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
 import { createContext, use, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
 import type { ChartModel } from './chart-series.ts';
@@ -28,7 +28,17 @@ interface Tip {
   y: number;
 }
 
+/** One bar: a day's amount of one series, stacked on that day's others, from `from` to `to` (currency units). */
+interface Segment {
+  day: string;
+  series: string;
+  color: string;
+  from: number;
+  to: number;
+}
+
 interface ChartInteraction {
+  segments: readonly Segment[];
   selectedDay: string | null;
   describe: (day: string, series: string) => string;
   toggle: (day: string) => void;
@@ -45,12 +55,21 @@ function useChart(): ChartInteraction {
   return chart;
 }
 
-function ChartBar({ bar }: BarItemProps<BarDatum>) {
+/** A bar's place inside the chart's margins, and its top centre in chart coordinates (for the tip). */
+interface Placed {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  tipX: number;
+  tipY: number;
+}
+
+function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
   const chart = useChart();
-  const day = String(bar.data.indexValue);
-  const series = String(bar.data.id);
+  const { day, series, color } = segment;
   const selected = chart.selectedDay === day;
-  const tip: Tip = { day, series, x: bar.absX + bar.width / 2, y: bar.absY };
+  const tip: Tip = { day, series, x: place.tipX, y: place.tipY };
   const onKeyDown = (event: KeyboardEvent<SVGRectElement>) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -62,13 +81,13 @@ function ChartBar({ bar }: BarItemProps<BarDatum>) {
   return (
     <rect
       className="chart-bar"
-      x={bar.x}
-      y={bar.y}
-      width={Math.max(bar.width, 0)}
-      height={Math.max(bar.height, 0)}
-      fill={bar.color}
+      x={place.x}
+      y={place.y}
+      width={Math.max(place.width, 0)}
+      height={Math.max(place.height, 0)}
+      fill={color}
       fillOpacity={selected ? 0.8 : 0.5}
-      stroke={bar.color}
+      stroke={color}
       strokeWidth={selected ? 3 : 1}
       role="button"
       tabIndex={0}
@@ -94,7 +113,50 @@ function EmptySpace({ innerWidth, innerHeight }: BarCustomLayerProps<BarDatum>) 
   return <rect className="chart-empty-space" width={innerWidth} height={innerHeight} fill="transparent" onClick={chart.clear} />;
 }
 
-const layers: BarLayer<BarDatum>[] = ['grid', EmptySpace, 'axes', 'bars'];
+/**
+ * The bars, placed on nivo's scales. nivo is given the days without their amounts (and the value
+ * scale's bounds): its own bars would each run a set of springs, on every render, to no effect here.
+ */
+function Bars({ xScale, yScale, margin }: BarCustomLayerProps<BarDatum>) {
+  const { segments } = useChart();
+  // nivo's band scale of the days and linear scale of the amounts.
+  const band = xScale as ((day: string) => number | undefined) & { bandwidth(): number };
+  const value = yScale as (amount: number) => number;
+  return segments.map((segment) => {
+    const x = band(segment.day) ?? 0;
+    const top = value(Math.max(segment.from, segment.to));
+    const place = { x, y: top, width: band.bandwidth(), height: value(Math.min(segment.from, segment.to)) - top };
+    const tip = { tipX: margin.left + x + place.width / 2, tipY: margin.top + top };
+    return <ChartBar key={`${segment.series}.${segment.day}`} segment={segment} place={{ ...place, ...tip }} />;
+  });
+}
+
+/** Each day's amounts stacked in series order, positive ones up from 0 and negative ones down. */
+function stackSegments({ days, series }: ChartModel): { segments: Segment[]; min: number; max: number } {
+  const segments: Segment[] = [];
+  let min = 0;
+  let max = 0;
+  for (const day of days) {
+    let up = 0;
+    let down = 0;
+    day.amounts.forEach((amount, index) => {
+      const serie = series[index];
+      // A zero amount draws no bar (and no tab stop).
+      if (!serie || amount.micro === 0) return;
+      const size = amount.micro / 1e6;
+      const from = size > 0 ? up : down;
+      const to = from + size;
+      if (size > 0) up = to;
+      else down = to;
+      segments.push({ day: day.day, series: serie.name, color: serie.color, from, to });
+    });
+    min = Math.min(min, down);
+    max = Math.max(max, up);
+  }
+  return { segments, min, max };
+}
+
+const layers: BarLayer<BarDatum>[] = ['grid', EmptySpace, 'axes', Bars];
 
 const theme = {
   text: { fontFamily: 'inherit', fontSize: 12, fill: '#52606d' },
@@ -116,19 +178,8 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const innerWidth = Math.max(width - margin.left - margin.right, 0);
 
   const byDay = useMemo(() => new Map(days.map((day) => [day.day, day])), [days]);
-  // Bar heights in currency units; a zero amount draws no bar (and no tab stop).
-  const data = useMemo(
-    () =>
-      days.map((day) => {
-        const row: BarDatum = { day: day.day };
-        day.amounts.forEach((amount, index) => {
-          const name = series[index]?.name;
-          if (name && amount.micro !== 0) row[name] = amount.micro / 1e6;
-        });
-        return row;
-      }),
-    [days, series],
-  );
+  const data = useMemo(() => days.map((day): BarDatum => ({ day: day.day })), [days]);
+  const { segments, min, max } = useMemo(() => stackSegments(model), [model]);
   const colors = useMemo(() => new Map(series.map((serie) => [serie.name, serie.color])), [series]);
   const amountOf = (day: string, name: string) => {
     const index = series.findIndex((serie) => serie.name === name);
@@ -145,6 +196,7 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   );
 
   const interaction: ChartInteraction = {
+    segments,
     selectedDay,
     describe: (day, name) => `${byDay.get(day)?.label ?? day} ${name} ${amountOf(day, name)}`,
     toggle: onToggleDay,
@@ -170,15 +222,14 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
             margin={margin}
             padding={days.length > 45 ? 0.15 : 0.25}
             colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
-            barComponent={ChartBar}
-            layers={layers}
+              layers={layers}
             enableLabel={false}
             isInteractive={false}
             animate={false}
             theme={theme}
             role="group"
             ariaLabel={label}
-            valueScale={{ type: 'linear', nice: true }}
+            valueScale={{ type: 'linear', min, max, nice: true }}
             gridYValues={5}
             axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
             axisBottom={{ tickSize: 0, tickPadding: 10, tickValues, format: (day: string) => byDay.get(day)?.label ?? day }}
