@@ -4,7 +4,7 @@
 // prerendered-login.ts) hides it where it is not the page to show and holds an early Login. The
 // first paint then shows a form that can be typed into, before any of the app's code has run.
 import path from 'node:path';
-import { minifySync, runnerImport, type Plugin, type ResolvedConfig } from 'vite';
+import { minifySync, runnerImport, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { bootScriptSource } from '../src/features/auth/prerendered-login.ts';
 
@@ -25,6 +25,18 @@ const withoutStylesheets: Plugin = {
   },
 };
 
+/** The URL of the chunk that starts the dashboard's worker and calls (src/workers/dashboard-worker.ts). */
+function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string): string {
+  const chunk = Object.values(bundle ?? {}).find(
+    (output): output is Rolldown.OutputChunk => output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/workers/dashboard-worker.ts')),
+  );
+  if (!chunk) throw new Error('prerender-login: no chunk holds src/workers/dashboard-worker.ts');
+  // Loaded before the app's entry, it must not wait for it: it imports nothing but the runtime helpers.
+  const waits = chunk.imports.filter((name) => !/rolldown-runtime/.test(name));
+  if (waits.length > 0) throw new Error(`prerender-login: the dashboard's start chunk imports ${waits.join(', ')}`);
+  return `${base}${chunk.fileName}`;
+}
+
 export function prerenderLogin(): Plugin {
   let config: ResolvedConfig;
   return {
@@ -35,7 +47,7 @@ export function prerenderLogin(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      async handler(html) {
+      async handler(html, context) {
         if (!html.includes(EMPTY_ROOT)) throw new Error(`prerender-login: index.html has no ${EMPTY_ROOT} to fill`);
         if (!html.includes('</title>')) throw new Error('prerender-login: index.html has no <title> to put the inline script after');
         // The app's modules run in Node the way Vite would serve them, with the build's settings.
@@ -54,7 +66,7 @@ export function prerenderLogin(): Plugin {
         // The entry is preloaded at once and started by the inline script (after the first paint).
         const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
         if (!entryTag) throw new Error("prerender-login: index.html has no entry <script type=\"module\">");
-        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!)).code.trim();
+        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base))).code.trim();
         return html
           .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]}">`)
           .replace('</title>', `</title>\n    <script>${script}</script>`)

@@ -140,6 +140,17 @@ describe('calls the main thread made before the worker could', () => {
     expect(calls.map((call) => call.authorization)).toEqual(['Bearer access-token']);
   });
 
+  it('keeps two early calls of the same URL with different tokens apart, each answered by its own', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    service.expect({ url, token: 'the stored token' });
+    service.expect({ url, token: context.token });
+    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [], body: body() });
+    service.answer({ url, token: 'the stored token', status: 401, statusText: 'Unauthorized', headers: [], body: new ArrayBuffer(0) });
+    expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
+    expect(calls).toEqual([]);
+  });
+
   it("takes the answer's status as its own: a 401 fetched early is the call's 401", async () => {
     const service = createDashboardService({ fetch: api().fetch });
     service.expect({ url, token: context.token });

@@ -99,8 +99,8 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
   const lists = new Map<number, HeldList>();
   const overviews = new Map<string, Overview>();
   let nextId = 1;
-  /** Calls the main thread made, by URL, until a call takes them up: the token and the answer to come. */
-  const early = new Map<string, { token: string | null; response: Promise<Response> }>();
+  /** Calls the main thread made, by URL and token, until a call takes them up: the answer to come. */
+  const early = new Map<string, Promise<Response>>();
   /** Those whose answer has not come yet. */
   const pending = new Map<string, (answer: Answer) => void>();
 
@@ -110,10 +110,11 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     (input, init) => {
       // The API client asks with a URL string.
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      const made = early.get(url);
-      if (made && made.token === token && (init?.method ?? 'GET') === 'GET') {
-        early.delete(url);
-        return made.response;
+      const key = callKey(url, token);
+      const made = early.get(key);
+      if (made && (init?.method ?? 'GET') === 'GET') {
+        early.delete(key);
+        return made;
       }
       return (options.fetch ?? globalThis.fetch)(input, init);
     };
@@ -214,26 +215,30 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     },
 
     expect({ url, token }) {
+      const key = callKey(url, token);
       let settle: (answer: Answer) => void = () => {};
       const response = new Promise<Response>((resolve) => {
         settle = (answer) => resolve(Promise.resolve(answer).then(responseOf));
       });
       response.catch(() => {});
-      const made = { token, response };
-      early.set(url, made);
-      pending.set(url, settle);
+      early.set(key, response);
+      pending.set(key, settle);
       // Not taken up in time (the user went elsewhere): let it go.
       setTimeout(() => {
-        if (early.get(url) === made) early.delete(url);
+        if (early.get(key) === response) early.delete(key);
       }, EARLY_KEPT_MS);
     },
 
     answer(answer) {
-      pending.get(answer.url)?.(answer);
-      pending.delete(answer.url);
+      const key = callKey(answer.url, answer.token);
+      pending.get(key)?.(answer);
+      pending.delete(key);
     },
   };
 }
+
+/** A call made for the worker is taken up by the same URL asked with the same token only. */
+const callKey = (url: string, token: string | null) => JSON.stringify([url, token]);
 
 /** The day slot of each item (-1 outside the range). */
 function slotsOf(items: readonly { created: string }[], index: DayIndex): Int32Array {

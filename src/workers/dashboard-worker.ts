@@ -1,14 +1,27 @@
-// The dashboard's Web Worker, one per page, started as soon as the dashboard is known to open
-// (dashboard-preload.ts loads this module, a small chunk of its own), together with the default
-// range's calls, which the main thread makes for it meanwhile (dashboard-start.ts).
+// The dashboard's Web Worker, one per page, and the default range's calls, which the main thread
+// makes for it while its code loads (dashboard-start.ts).
+//
+// This chunk starts them twice over, once each at most for a token and an affiliate viewed as:
+// - when it is evaluated, for the stored session on a dashboard route: index.html's boot script
+//   loads it as soon as a session is stored, before the app's entry has run, so that the calls
+//   go out while the app starts (should the app refresh that token first, the worker makes its
+//   own calls with the new one, and the early answers go unused);
+// - from the app, once the session is known on a dashboard route (dashboard-preload.ts).
 import type { SessionCalls } from '../api/dashboard-data.ts';
 import { startCalls } from './dashboard-start.ts';
 
 /** What the worker's start needs of the session. */
 export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToken'>;
 
+/** Where the session's token record is stored (as domain/auth-token.ts has it: importing it would bring the app's start-up code). */
+export const STORED_TOKEN_KEY = 'auth_token';
+/** The dashboard's routes, / and /affiliate/:affiliateId, as the router matches them. */
+const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
+
 let worker: Worker | undefined;
 let failed = false;
+/** Whom the calls were made for already. */
+const calledFor = new Set<string>();
 
 /** Whether the service can run in a worker: there is Worker, and the session fetches with the global fetch. */
 export const canUseWorker = (sessionFetch: unknown) => sessionFetch === undefined && typeof Worker !== 'undefined';
@@ -27,9 +40,38 @@ export function dashboardWorker(): Worker {
 /** The worker reported an error (its script could not load) before anyone listened. */
 export const dashboardWorkerFailed = () => failed;
 
+function callOnce(baseUrl: string, token: string | null, impersonated: string | null): void {
+  const key = JSON.stringify([token, impersonated]);
+  if (calledFor.has(key)) return;
+  calledFor.add(key);
+  startCalls(dashboardWorker(), absoluteBase(baseUrl), token, impersonated);
+}
+
 /** Starts the worker and the default range's calls for it; resolves once it has been told of them. */
 export async function startDashboardWorker(session: WorkerSession, impersonated: string | null): Promise<void> {
   if (!canUseWorker(session.fetch)) return;
-  const target = dashboardWorker();
-  startCalls(target, absoluteBase(session.baseUrl), await session.accessToken(), impersonated);
+  callOnce(session.baseUrl, await session.accessToken(), impersonated);
+}
+
+/**
+ * The start for the session stored in this browser, on a dashboard route, with its access token
+ * as it is (a page load views no affiliate). Garbage in storage starts nothing.
+ */
+export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>): void {
+  if (!DASHBOARD_ROUTE.test(path) || !canUseWorker(undefined)) return;
+  let access: unknown;
+  try {
+    access = (JSON.parse(storage.getItem(STORED_TOKEN_KEY) ?? 'null') as { access?: unknown } | null)?.access;
+  } catch {
+    return;
+  }
+  if (typeof access === 'string' && access !== '') callOnce(baseUrl, access, null);
+}
+
+if (typeof window !== 'undefined') {
+  try {
+    startForStoredSession(__APP_CONFIG__.apiBaseUrl, location.pathname, localStorage);
+  } catch {
+    // No storage (a privacy mode): there is no stored session.
+  }
 }

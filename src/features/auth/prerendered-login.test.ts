@@ -3,14 +3,16 @@ import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInReque
 
 const html = document.documentElement;
 const ENTRY = '/assets/index-test.js';
-const entryScripts = () => [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(ENTRY));
+const DASHBOARD = '/assets/dashboard-worker-test.js';
+const moduleScripts = (src: string) => [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
+const entryScripts = () => moduleScripts(ENTRY);
 const listeners: EventListener[] = [];
 
 /** Runs the inline script on this page, at `path`, keeping its listener to take it away after. */
 function boot(path: string, options: { run?: () => void } = {}) {
   window.history.replaceState(null, '', path);
   const add = vi.spyOn(document, 'addEventListener');
-  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY })))();
+  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY, dashboard: DASHBOARD })))();
   for (const call of add.mock.calls) listeners.push(call[1] as EventListener);
   add.mockRestore();
 }
@@ -30,7 +32,7 @@ function pressLogin(form: HTMLFormElement): boolean {
 afterEach(() => {
   for (const listener of listeners.splice(0)) document.removeEventListener('submit', listener, true);
   for (const mark of Object.values(prerenderMarks)) html.removeAttribute(mark);
-  for (const script of entryScripts()) script.remove();
+  for (const script of [...entryScripts(), ...moduleScripts(DASHBOARD)]) script.remove();
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
@@ -88,7 +90,7 @@ describe('the inline script of the prerendered login page', () => {
     window.localStorage.setItem('auth_token', 'anything');
     // The inline script, run as the page runs it: its text alone, in the page's global scope.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const inline = new Function(bootScriptSource('auth_token', ENTRY)) as () => void;
+    const inline = new Function(bootScriptSource('auth_token', ENTRY, DASHBOARD)) as () => void;
     boot('/login', { run: inline });
     expect(html.hasAttribute(prerenderMarks.hidden)).toBe(true);
 
@@ -135,6 +137,17 @@ describe("starting the app's code", () => {
     window.localStorage.removeItem('auth_token');
     boot('/invite/abc');
     expect(entryScripts()).toHaveLength(1);
+  });
+
+  it("loads the dashboard's start first where a session is stored, and only there", () => {
+    window.localStorage.setItem('auth_token', 'anything');
+    boot('/');
+    const scripts = [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].map((script) => new URL(script.src).pathname);
+    expect(scripts).toEqual([DASHBOARD, ENTRY]);
+    for (const script of [...entryScripts(), ...moduleScripts(DASHBOARD)]) script.remove();
+    window.localStorage.removeItem('auth_token');
+    boot('/invite/abc');
+    expect(moduleScripts(DASHBOARD)).toHaveLength(0);
   });
 });
 

@@ -25,13 +25,15 @@ export interface BootOptions {
   marks: typeof prerenderMarks;
   /** The app's entry module, already preloading (modulepreload); started by this script. */
   entry: string;
+  /** The dashboard's data chunk: with a session stored, loaded at once, to start the dashboard's calls (src/workers/dashboard-worker.ts). */
+  dashboard: string;
 }
 
 /**
  * The inline script. Self-contained (no imports, no outer names): index.html carries its source
  * text, and the server's Content-Security-Policy allows exactly that text by its hash.
  */
-export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry }: BootOptions): void {
+export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, dashboard }: BootOptions): void {
   const html = doc.documentElement;
   let token = null;
   try {
@@ -42,17 +44,21 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry }
   // The routes whose signed-out page is the prerendered one, matched as the router does.
   const hidden = token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(location.pathname);
   if (hidden) html.setAttribute(marks.hidden, '');
+  const load = (src: string) => {
+    const script = doc.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = src;
+    doc.head.append(script);
+  };
+  if (token !== null) load(dashboard);
   // The app's code runs after the form's first paint: run earlier, compiling and starting it
   // would hold that paint back. A stored session or another page starts it at once.
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
-    const script = doc.createElement('script');
-    script.type = 'module';
-    script.crossOrigin = '';
-    script.src = entry;
-    doc.head.append(script);
+    load(entry);
   };
   if (hidden || doc.visibilityState === 'hidden') start();
   else {
@@ -71,8 +77,8 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry }
 }
 
 /** The source text of the inline script, for the build to write into index.html. */
-export function bootScriptSource(storageKey: string, entry: string): string {
-  const options: BootOptions = { storageKey, marks: prerenderMarks, entry };
+export function bootScriptSource(storageKey: string, entry: string, dashboard: string): string {
+  const options: BootOptions = { storageKey, marks: prerenderMarks, entry, dashboard };
   return `(${bootPrerenderedLogin.toString()})(document,${JSON.stringify(options)});`;
 }
 

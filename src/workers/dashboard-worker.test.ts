@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Expected } from './dashboard-start.ts';
+
+/** What the page's worker was told: the calls made for it, with the token they went out with. */
+let told: Expected[] = [];
+let fetched: { url: string; authorization: string | null }[] = [];
+
+class FakeWorker {
+  postMessage(message: { expect?: Expected }) {
+    if (message.expect) told.push(message.expect);
+  }
+  addEventListener() {}
+}
+
+/** Loads dashboard-worker.ts anew, as a page load evaluates it, at `path` with `stored` in storage. */
+async function pageLoad(path: string, stored: string | null) {
+  window.history.replaceState(null, '', path);
+  if (stored === null) localStorage.removeItem('auth_token');
+  else localStorage.setItem('auth_token', stored);
+  vi.resetModules();
+  return import('./dashboard-worker.ts');
+}
+
+const paths = () => told.map((call) => new URL(call.url).pathname);
+
+beforeEach(() => {
+  told = [];
+  fetched = [];
+  vi.stubGlobal('Worker', FakeWorker);
+  vi.stubGlobal('fetch', (input: string, init?: RequestInit) => {
+    fetched.push({ url: input, authorization: new Headers(init?.headers).get('Authorization') });
+    return new Promise<Response>(() => {});
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+describe("the dashboard's start for a stored session, before the app runs", () => {
+  it("makes the default range's three calls for the worker with the stored access token, on the dashboard's routes", async () => {
+    await pageLoad('/', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'stored-refresh' }));
+    expect(paths()).toEqual(['/api/v2/affiliates/', '/api/v2/payment_events/', '/api/v2/connection_fees/']);
+    expect(told.every((call) => call.token === 'stored-access')).toBe(true);
+    expect(fetched.map((call) => call.authorization)).toEqual(['Bearer stored-access', 'Bearer stored-access', 'Bearer stored-access']);
+
+    told = [];
+    await pageLoad('/affiliate/AFF-101', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' }));
+    expect(paths()).toHaveLength(3);
+  });
+
+  it('starts nothing on other routes, without a stored session, or for a record that is not one', async () => {
+    const record = JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' });
+    for (const [path, stored] of [['/reports', record], ['/login', record], ['/invite/abc', record], ['/', null], ['/', 'not json'], ['/', '{"access":42}']] as const) {
+      await pageLoad(path, stored);
+      expect(told, `${path} with ${stored}`).toEqual([]);
+    }
+    expect(fetched).toEqual([]);
+  });
+
+  it("leaves the app's start to add nothing for the same token, and to call anew for another", async () => {
+    const module = await pageLoad('/', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' }));
+    const session = (token: string) => ({ baseUrl: '/api/v2/', fetch: undefined, accessToken: () => token });
+    await module.startDashboardWorker(session('stored-access'), null);
+    expect(told).toHaveLength(3);
+    // The app refreshed the stored token first: its calls go out with the new one.
+    await module.startDashboardWorker(session('refreshed-access'), null);
+    expect(told.slice(3).map((call) => call.token)).toEqual(['refreshed-access', 'refreshed-access', 'refreshed-access']);
+  });
+});
