@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
 import type { Expected } from './dashboard-start.ts';
 
 /** What the page's worker was told: the calls made for it, with the token they went out with. */
@@ -22,6 +23,8 @@ async function pageLoad(path: string, stored: string | null) {
 }
 
 const paths = () => told.map((call) => new URL(call.url).pathname);
+/** A stored session whose access token has `seconds` left. */
+const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
 
 beforeEach(() => {
   told = [];
@@ -41,29 +44,41 @@ afterEach(() => {
 
 describe("the dashboard's start for a stored session, before the app runs", () => {
   it("makes the default range's three calls for the worker with the stored access token, on the dashboard's routes", async () => {
-    await pageLoad('/', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'stored-refresh' }));
+    const session = stored();
+    await pageLoad('/', JSON.stringify(session));
     expect(paths()).toEqual(['/api/v2/affiliates/', '/api/v2/payment_events/', '/api/v2/connection_fees/']);
-    expect(told.every((call) => call.token === 'stored-access')).toBe(true);
-    expect(fetched.map((call) => call.authorization)).toEqual(['Bearer stored-access', 'Bearer stored-access', 'Bearer stored-access']);
+    expect(told.every((call) => call.token === session.access)).toBe(true);
+    expect(fetched.map((call) => call.authorization)).toEqual(Array(3).fill(`Bearer ${session.access}`));
 
     told = [];
-    await pageLoad('/affiliate/AFF-101', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' }));
+    await pageLoad('/affiliate/AFF-101', JSON.stringify(session));
     expect(paths()).toHaveLength(3);
   });
 
   it('starts nothing on other routes, without a stored session, or for a record that is not one', async () => {
-    const record = JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' });
-    for (const [path, stored] of [['/reports', record], ['/login', record], ['/invite/abc', record], ['/', null], ['/', 'not json'], ['/', '{"access":42}']] as const) {
-      await pageLoad(path, stored);
-      expect(told, `${path} with ${stored}`).toEqual([]);
+    const record = JSON.stringify(stored());
+    const cases = [['/reports', record], ['/login', record], ['/invite/abc', record], ['/', null], ['/', 'not json'], ['/', '{"access":42}'], ['/', '{"access":"not.a-jwt"}']] as const;
+    for (const [path, storedRecord] of cases) {
+      await pageLoad(path, storedRecord);
+      expect(told, `${path} with ${storedRecord}`).toEqual([]);
     }
     expect(fetched).toEqual([]);
   });
 
+  it('starts nothing for an access token the app refreshes before calling: expired, or under 60 s left', async () => {
+    for (const seconds of [-5, 30, 59]) {
+      await pageLoad('/', JSON.stringify(stored(seconds)));
+      expect(told, `${seconds} s left`).toEqual([]);
+    }
+    await pageLoad('/', JSON.stringify(stored(70)));
+    expect(told).toHaveLength(3);
+  });
+
   it("leaves the app's start to add nothing for the same token, and to call anew for another", async () => {
-    const module = await pageLoad('/', JSON.stringify({ username: 'globetrotter', access: 'stored-access', refresh: 'r' }));
+    const record = stored();
+    const module = await pageLoad('/', JSON.stringify(record));
     const session = (token: string) => ({ baseUrl: '/api/v2/', fetch: undefined, accessToken: () => token });
-    await module.startDashboardWorker(session('stored-access'), null);
+    await module.startDashboardWorker(session(record.access), null);
     expect(told).toHaveLength(3);
     // The app refreshed the stored token first: its calls go out with the new one.
     await module.startDashboardWorker(session('refreshed-access'), null);

@@ -15,6 +15,8 @@ export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToke
 
 /** Where the session's token record is stored (as domain/auth-token.ts has it: importing it would bring the app's start-up code). */
 export const STORED_TOKEN_KEY = 'auth_token';
+/** A token with less than this left is refreshed before any call (domain/auth-token.ts). */
+const REFRESH_LEAD_MS = 60_000;
 /** The dashboard's routes, / and /affiliate/:affiliateId, as the router matches them. */
 const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
 
@@ -54,10 +56,26 @@ export async function startDashboardWorker(session: WorkerSession, impersonated:
 }
 
 /**
- * The start for the session stored in this browser, on a dashboard route, with its access token
- * as it is (a page load views no affiliate). Garbage in storage starts nothing.
+ * When the stored access token must be refreshed, in ms since the epoch: its exp claim, read
+ * without verifying (as the app reads it), less the refresh lead; 0 for what is not a JWT with one.
+ * Not jwt-decode: this chunk runs before the app's entry, and must not share modules with it.
  */
-export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>): void {
+function refreshDue(access: string): number {
+  try {
+    const payload = access.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown } | null;
+    return typeof claims?.exp === 'number' ? claims.exp * 1000 - REFRESH_LEAD_MS : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The start for the session stored in this browser, on a dashboard route (a page load views no
+ * affiliate). Only for an access token the app will call with as it is: one it must refresh first
+ * starts nothing, and neither does garbage in storage.
+ */
+export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>, now = Date.now()): void {
   if (!DASHBOARD_ROUTE.test(path) || !canUseWorker(undefined)) return;
   let access: unknown;
   try {
@@ -65,7 +83,7 @@ export function startForStoredSession(baseUrl: string, path: string, storage: Pi
   } catch {
     return;
   }
-  if (typeof access === 'string' && access !== '') callOnce(baseUrl, access, null);
+  if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null);
 }
 
 if (typeof window !== 'undefined') {
