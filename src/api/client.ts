@@ -158,8 +158,9 @@ export function createApiClient(options: ApiClientOptions) {
     return new ApiError(httpErrorText(response.status, await statusTextOf(response)), 'http', response.status, body);
   }
 
-  async function request<S extends z.ZodMiniType>(path: string, request: RequestOptions<S> = {}): Promise<z.infer<S>> {
-    const { method = 'GET', body, query = {}, auth = true, impersonate = true, schema, signal } = request;
+  /** A successful answer, its body unread; a failed one is thrown as its ApiError. */
+  async function answer(path: string, request: Omit<RequestOptions<never>, 'schema'> = {}): Promise<Response> {
+    const { method = 'GET', body, query = {}, auth = true, impersonate = true, signal } = request;
     const init: RequestInit = { method, signal };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
@@ -167,20 +168,20 @@ export function createApiClient(options: ApiClientOptions) {
     }
     const response = await send(path, init, query, auth, impersonate);
     if (!response.ok) throw await failure(response);
+    return response;
+  }
+
+  async function request<S extends z.ZodMiniType>(path: string, request: RequestOptions<S> = {}): Promise<z.infer<S>> {
+    const response = await answer(path, request);
+    const { schema } = request;
     if (!schema) return undefined as z.infer<S>;
     let data: unknown;
     try {
       data = await response.json();
     } catch {
-      throw new ApiError(messages.invalidResponse(path, 'the body is not JSON'), 'schema', response.status);
+      throw notJson(path, response);
     }
-    const parsed = schema.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-      throw new ApiError(messages.invalidResponse(path, `${where}${issue?.message ?? 'unexpected shape'}`), 'schema', response.status);
-    }
-    return parsed.data;
+    return validated(path, response, schema.safeParse(data));
   }
 
   /** A file download through the same authentication. */
@@ -191,7 +192,23 @@ export function createApiClient(options: ApiClientOptions) {
     return response.blob();
   }
 
-  return { request, blob };
+  return { request, answer, blob };
+}
+
+/** The error of an answer whose body is not JSON. */
+export const notJson = (path: string, response: Response) =>
+  new ApiError(messages.invalidResponse(path, 'the body is not JSON'), 'schema', response.status);
+
+/**
+ * A parse's data, or the error of an answer of the wrong shape, naming the first issue. `offset`
+ * is the index of the first item parsed, where a list is parsed in parts.
+ */
+export function validated<T>(path: string, response: Response, parsed: ReturnType<z.ZodMiniType<T>['safeParse']>, offset = 0): T {
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue?.path.map((key: PropertyKey, index: number) => (index === 0 && typeof key === 'number' ? key + offset : key)) ?? [];
+  const where = at.length > 0 ? `${at.join('.')}: ` : '';
+  throw new ApiError(messages.invalidResponse(path, `${where}${issue?.message ?? 'unexpected shape'}`), 'schema', response.status);
 }
 
 /** What a cached call depends on: the client, and the affiliate a superuser views as. */
