@@ -3,7 +3,9 @@
 // the worker is told of each call (`expect`), then handed its answer's bytes (`answer`), which
 // its API client takes as the answer to the same URL asked with the same token
 // (dashboard-service.ts). No luxon here: the Last 30 days query is worked out with Date, as luxon
-// writes it; should the two ever differ, the worker just makes its own call.
+// writes it; should the two ever differ, the worker just makes its own call. The answer's body
+// goes over as a stream as soon as its headers are in, so that the worker reads the list while
+// it arrives; a browser that cannot transfer streams sends its bytes once they are all in.
 
 /** A call the main thread made for the worker: the URL and token it went out with. */
 export interface Expected {
@@ -12,7 +14,8 @@ export interface Expected {
 }
 
 /** What that call was answered: the response, or a network failure. */
-export type Answer = Expected & ({ status: number; statusText: string; headers: [string, string][]; body: ArrayBuffer } | { failed: true });
+export type Answer = Expected &
+  ({ status: number; statusText: string; headers: [string, string][]; body: ReadableStream<Uint8Array> | ArrayBuffer | null } | { failed: true });
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -49,17 +52,16 @@ export function startCalls(worker: Worker, baseUrl: string, token: string | null
     const url = callUrl(baseUrl, path, query, impersonated);
     worker.postMessage({ expect: { url, token } satisfies Expected });
     void fetch(url, { headers })
-      .then(
-        async (response): Promise<Answer> => ({
-          url,
-          token,
-          status: response.status,
-          statusText: response.statusText,
-          headers: [...response.headers],
-          body: await response.arrayBuffer(),
-        }),
-      )
-      .catch((): Answer => ({ url, token, failed: true }))
-      .then((answer) => worker.postMessage({ answer }, 'body' in answer ? [answer.body] : []));
+      .then(async (response) => {
+        const answer = { url, token, status: response.status, statusText: response.statusText, headers: [...response.headers] };
+        try {
+          if (response.body) return worker.postMessage({ answer: { ...answer, body: response.body } }, [response.body]);
+        } catch {
+          // Streams cannot be transferred here: the bytes follow once they are in.
+        }
+        const body = await response.arrayBuffer();
+        worker.postMessage({ answer: { ...answer, body } }, [body]);
+      })
+      .catch(() => worker.postMessage({ answer: { url, token, failed: true } satisfies Answer }));
   }
 }
