@@ -50,21 +50,23 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
     script.crossOrigin = '';
     script.src = src;
     doc.head.append(script);
+    return script;
   };
-  if (token !== null) load(dashboard);
   // The app's code runs after the form's first paint: run earlier, compiling and starting it
-  // would hold that paint back. A stored session or another page starts it at once.
+  // would hold that paint back. Another page starts it at once; a stored session once the
+  // dashboard's start has run (its calls then go out before the app's code runs, not after).
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
     load(entry);
   };
-  if (hidden || doc.visibilityState === 'hidden') start();
-  else {
-    requestAnimationFrame(() => setTimeout(start, 0));
-    setTimeout(start, 250); // where frames are held back
-  }
+  if (token !== null) {
+    const early = load(dashboard);
+    early.onload = early.onerror = start;
+  } else if (hidden || doc.visibilityState === 'hidden') start();
+  else requestAnimationFrame(() => setTimeout(start, 0));
+  setTimeout(start, 250); // where frames are held back, or the dashboard's start is slow to come
   doc.addEventListener(
     'submit',
     (event) => {
