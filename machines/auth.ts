@@ -12,6 +12,7 @@
 //   authenticated        restoring (an expired token waits for its refresh), active;
 //                        the token refresh machine runs as a child
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup } from 'xstate';
+import { errorText } from '../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
@@ -58,7 +59,6 @@ export interface AuthInput {
   token: StoredToken | null;
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isUnauthorized = (error: unknown) =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');

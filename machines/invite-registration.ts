@@ -7,7 +7,7 @@
 //   submitting   'Creating Account...' while the account is created
 //   success      the token is stored locally, and the user goes to /
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { ApiError } from '../src/api/client.ts';
+import { ApiError, errorText } from '../src/api/client.ts';
 import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
@@ -88,7 +88,6 @@ export function registrationErrors(error: unknown): RegistrationFailure {
   return { fieldErrors, error: shown ? general.join(', ') || null : message };
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const formOf = (event: Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>): RegistrationForm => ({
   email: event.email,
   password: event.password,

@@ -136,5 +136,3 @@ function refreshFailureMessage(error: unknown): string | null {
   if (typeof error === 'object' && error !== null && 'status' in error && error.status === 401) return null;
   return error instanceof Error ? error.message : null;
 }
-
-export const selectIsRefreshing = (snapshot: { hasTag(tag: 'pending'): boolean }) => snapshot.hasTag('pending');

@@ -12,7 +12,6 @@ export const messages = {
   network: 'Network Error: the server could not be reached.',
   invalidResponse: (path: string, problem: string) => `Invalid response from ${path}: ${problem}`,
   login: { rejected: 'Login unsuccessful. Please try again.', failed: 'An error occurred during login.' },
-  sessionExpired: 'Authentication session expired. Please log in again.',
   emailCode: { rejected: 'Invalid email code. Please try again.', failed: 'An error occurred during verification.' },
   totpCode: { rejected: 'Invalid TOTP code. Please try again.', failed: 'An error occurred during verification.' },
   totpSetup: 'Failed to setup TOTP',
@@ -24,11 +23,12 @@ export const messages = {
   inviteNotFound: 'The invite link appears to be invalid or expired.',
   reportsAffiliates: 'Error loading affiliates!',
   selectorError: 'Error!',
-  setupDeviceMissing: 'Device ID not available',
-  setupCodeMissing: 'Please enter a token',
 } as const;
 
 export type ErrorKind = 'http' | 'network' | 'schema';
+
+/** What a failure says on an error line: an Error's message, else the value as text. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
 export class ApiError extends Error {
