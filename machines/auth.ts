@@ -63,6 +63,17 @@ const isUnauthorized = (error: unknown) =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
 
+/** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
+const sessionExpired = {
+  guard: 'isUnauthorized',
+  target: '#auth.signedOut',
+  actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }],
+} as const;
+/** A failed call's text on the error line. */
+const showFailure = { type: 'setError', params: ({ event }: { event: { error: unknown } }) => errorText(event.error) } as const;
+/** A failed 2FA call: the session's end on a 401, else its text on the error line at `target`. */
+const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
+
 export const authMachine = setup({
   types: {
     context: {} as AuthContext,
@@ -213,7 +224,7 @@ export const authMachine = setup({
                 { type: 'track', params: { event: 'login_success', method: 'password' } },
               ],
             },
-            onError: { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            onError: { target: 'idle', actions: showFailure },
           },
         },
       },
@@ -235,10 +246,7 @@ export const authMachine = setup({
             id: 'setupTotp',
             src: 'setupTotp',
             onDone: { target: 'ready', actions: { type: 'storeTotpSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('setupError'),
           },
         },
         setupError: {
@@ -250,10 +258,7 @@ export const authMachine = setup({
             id: 'retrySetupTotp',
             src: 'setupTotp',
             onDone: { target: 'ready', actions: { type: 'storeTotpSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('setupError'),
           },
         },
         ready: {
@@ -297,10 +302,7 @@ export const authMachine = setup({
                       target: '#auth.authenticated',
                       actions: [{ type: 'storeVerified', params: ({ event }) => event.output }, 'persistToken'],
                     },
-                    onError: [
-                      { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                      { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                    ],
+                    onError: failTo('idle'),
                   },
                 },
               },
@@ -319,10 +321,7 @@ export const authMachine = setup({
             id: 'setupEmail',
             src: 'setupEmail',
             onDone: { target: 'ready', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('setupError'),
           },
         },
         setupError: {
@@ -334,10 +333,7 @@ export const authMachine = setup({
             id: 'retrySetupEmail',
             src: 'setupEmail',
             onDone: { target: 'ready', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('setupError'),
           },
         },
         ready: {
@@ -360,10 +356,7 @@ export const authMachine = setup({
                 id: 'resendSetupEmail',
                 src: 'sendLoginEmail',
                 onDone: 'idle',
-                onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+                onError: failTo('idle'),
               },
             },
             confirming: {
@@ -376,10 +369,7 @@ export const authMachine = setup({
                   target: '#auth.authenticated',
                   actions: [{ type: 'storeVerified', params: ({ event }) => event.output }, 'persistToken'],
                 },
-                onError: [
-                  { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                  { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                ],
+                onError: failTo('idle'),
               },
             },
           },
@@ -407,10 +397,7 @@ export const authMachine = setup({
                 { type: 'track', params: { event: 'login_2fa_success', method: 'totp' } },
               ],
             },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('idle'),
           },
         },
       },
@@ -425,10 +412,7 @@ export const authMachine = setup({
             id: 'sendLoginEmail',
             src: 'sendLoginEmail',
             onDone: 'ready',
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('sendError'),
           },
         },
         sendError: {
@@ -440,10 +424,7 @@ export const authMachine = setup({
             id: 'retrySendLoginEmail',
             src: 'sendLoginEmail',
             onDone: { target: 'ready', actions: 'clearError' },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('sendError'),
           },
         },
         ready: {
@@ -461,10 +442,7 @@ export const authMachine = setup({
                 id: 'resendLoginEmail',
                 src: 'sendLoginEmail',
                 onDone: 'idle',
-                onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+                onError: failTo('idle'),
               },
             },
             verifying: {
@@ -481,10 +459,7 @@ export const authMachine = setup({
                     { type: 'track', params: { event: 'login_2fa_success', method: 'email' } },
                   ],
                 },
-                onError: [
-                  { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                  { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                ],
+                onError: failTo('idle'),
               },
             },
           },
