@@ -14,7 +14,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { expect, vi, type MockInstance } from 'vitest';
 import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
-import type { AuthEvent } from '../../machines/auth.ts';
+import { selectSetupPhase, type AuthEvent, type AuthSnapshot } from '../../machines/auth.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
@@ -53,6 +53,8 @@ interface Screen {
   alerts?: string[];
   /** Why the error line stays empty here although context.error is set. */
   hidesError?: string;
+  /** What the page shows instead while the state's call runs again after a failure (selectSetupPhase). */
+  retrying?: Screen;
 }
 
 const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
@@ -117,9 +119,9 @@ export const screens: Record<string, Screen> = {
       signedOutChrome();
       status('Setting up 2FA');
     },
+    retrying: { check: retryError('Setup Error', true), hidesError: retryingHidesError },
   },
   'totpSetup.setupError': { check: retryError('Setup Error', false) },
-  'totpSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
   'totpSetup.ready.qrCode.generating': {
     check: () => {
       status('Generating QR code...');
@@ -160,9 +162,9 @@ export const screens: Record<string, Screen> = {
       signedOutChrome();
       status('Setting up Email 2FA');
     },
+    retrying: { check: retryError('Setup Error', true), hidesError: retryingHidesError },
   },
   'emailSetup.setupError': { check: retryError('Setup Error', false) },
-  'emailSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
   'emailSetup.ready.idle': {
     check: () => {
       signedOutChrome();
@@ -206,9 +208,9 @@ export const screens: Record<string, Screen> = {
       signedOutChrome();
       status('Sending verification email...');
     },
+    retrying: { check: retryError('Email Error', true), hidesError: retryingHidesError },
   },
   'emailVerification.sendError': { check: retryError('Email Error', false) },
-  'emailVerification.retrying': { check: retryError('Email Error', true), hidesError: retryingHidesError },
   'emailVerification.ready.idle': {
     check: () => {
       signedOutChrome();
@@ -268,10 +270,11 @@ const storedAccess = () => (JSON.parse(storedRecord() ?? 'null') as StoredToken 
 /** Waits until the page shows `snapshot`'s state: its screen, error line and stored token. */
 export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void> {
   const label = stateLabel(snapshot);
+  const retrying = selectSetupPhase(snapshot as AuthSnapshot) === 'retrying';
   const shown = leavesOf(snapshot.value as StateValue).map((leaf) => {
     const entry = screens[leaf];
     if (!entry) throw new Error(`No screen is known for the state ${leaf}`);
-    return entry;
+    return retrying && entry.retrying ? entry.retrying : entry;
   });
   const error = (snapshot.context as { error: string | null }).error;
   const alerts = shown.flatMap((entry) => entry.alerts ?? []);
@@ -297,16 +300,12 @@ export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void
 const callOf: Record<AuthInvokeId, string> = {
   login: 'token/',
   setupTotp: '2fa/totp/setup/',
-  retrySetupTotp: '2fa/totp/setup/',
   generateQrCode: 'qrcode.react',
   confirmTotp: '2fa/totp/confirm/',
   setupEmail: '2fa/email/setup/',
-  retrySetupEmail: '2fa/email/setup/',
-  resendSetupEmail: 'token/send-email/',
+  resendEmail: 'token/send-email/',
   confirmEmailSetup: '2fa/email/confirm_setup/',
   sendLoginEmail: 'token/send-email/',
-  retrySendLoginEmail: 'token/send-email/',
-  resendLoginEmail: 'token/send-email/',
   verifyTotp: 'token/verify/',
   verifyEmailCode: 'token/verify/',
 };
@@ -397,23 +396,33 @@ const codeForms = [
   { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code', invoke: 'verifyEmailCode' },
 ] as const;
 
+type ScreenOf = (snapshot: AuthSnapshot) => boolean;
+const at =
+  (value: StateValue): ScreenOf =>
+  (snapshot) =>
+    snapshot.matches(value as Parameters<AuthSnapshot['matches']>[0]);
+/** The error screen of a failed call, shown while it runs again: it has Back, the first attempt's spinner has not. */
+const retryingAt =
+  (value: StateValue): ScreenOf =>
+  (snapshot) =>
+    at(value)(snapshot) && selectSetupPhase(snapshot) === 'retrying';
 /** The control that sends BACK on each screen that has one. */
-const backControls: [StateValue, string][] = [
-  [{ totpSetup: 'setupError' }, 'Back'],
-  [{ totpSetup: 'retrying' }, 'Back'],
-  [{ totpSetup: 'ready' }, 'Back'],
-  [{ emailSetup: 'setupError' }, 'Back'],
-  [{ emailSetup: 'retrying' }, 'Back'],
-  [{ emailSetup: 'ready' }, 'Back'],
-  [{ emailVerification: 'sendError' }, 'Back'],
-  [{ emailVerification: 'retrying' }, 'Back'],
+const backControls: [ScreenOf, string][] = [
+  [at({ totpSetup: 'setupError' }), 'Back'],
+  [retryingAt({ totpSetup: 'settingUp' }), 'Back'],
+  [at({ totpSetup: 'ready' }), 'Back'],
+  [at({ emailSetup: 'setupError' }), 'Back'],
+  [retryingAt({ emailSetup: 'sending' }), 'Back'],
+  [at({ emailSetup: 'ready' }), 'Back'],
+  [at({ emailVerification: 'sendError' }), 'Back'],
+  [retryingAt({ emailVerification: 'sending' }), 'Back'],
 ];
 /** The control that sends LOGOUT on each screen that has one. */
-const logoutControls: [StateValue, string][] = [
-  ['setupRequired', 'Back to Login'],
-  ['totpVerification', 'Back to Login'],
-  [{ emailVerification: 'ready' }, 'Back to Login'],
-  [{ authenticated: 'active' }, 'Logout'],
+const logoutControls: [ScreenOf, string][] = [
+  [at('setupRequired'), 'Back to Login'],
+  [at('totpVerification'), 'Back to Login'],
+  [at({ emailVerification: 'ready' }), 'Back to Login'],
+  [at({ authenticated: 'active' }), 'Logout'],
 ];
 
 const fixtureByMethod: Record<string, FixtureUserName> = { totp: 'parent', email: 'child', none: 'fresh' };
@@ -596,7 +605,7 @@ export function startAuthDriver(): AuthDriver {
 
   async function leave(event: { type: 'BACK' | 'LOGOUT' }, from: AnyMachineSnapshot) {
     const controls = event.type === 'BACK' ? backControls : logoutControls;
-    const control = controls.find(([state]) => from.matches(state))?.[1];
+    const control = controls.find(([shows]) => shows(from as AuthSnapshot))?.[1];
     if (control) {
       await click(control);
       return;
