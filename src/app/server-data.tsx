@@ -13,10 +13,10 @@
 import { createContext, use, useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
 import { initCache } from 'swr/_internal';
+import { selectClaims } from '../../machines/auth.ts';
 import { release } from '../api/releasable.ts';
 import { isRetryable, swrConfiguration } from '../api/swr.ts';
 import { MAX_RETRIES } from '../domain/retry-policy.ts';
-import { readClaims } from '../domain/auth-token.ts';
 import type { Session } from './session.ts';
 import { useAuthSelector, useSession } from './session-context.tsx';
 
@@ -86,8 +86,7 @@ function dataFor(session: Session, user: string): ServerData {
 export function ServerDataProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const user = useAuthSelector((snapshot) => {
-    const access = snapshot.context.token?.access;
-    const claims = access ? readClaims(access) : null;
+    const claims = selectClaims(snapshot);
     return claims ? `${claims.user_id}:${claims.username}` : '';
   });
   const data = useMemo(() => dataFor(session, user), [session, user]);
