@@ -34,8 +34,9 @@ import {
   type TestServer,
 } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
-import type { ActorDoneEvent, ActorErrorEvent, AuthInvokeId } from './auth-paths.ts';
-import type { MachinePath } from './coverage.ts';
+import type { AuthCallName } from '../../machines/auth.actors.ts';
+import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { invokesOf, type MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
 
 /** The reference server's access token lifetime (server/app.ts default, which createTestServer keeps). */
@@ -296,27 +297,28 @@ export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void
 
 // --- The calls behind the invokes ----------------------------------------------------------
 
-/** What each invoke calls: a path of the API (spec section 7), or the QR code loader. */
-const callOf: Record<AuthInvokeId, string> = {
+/** What each of the machine's actors calls: a path of the API, or the QR code loader. */
+const calls: Record<AuthCallName, string> = {
   login: 'token/',
   setupTotp: '2fa/totp/setup/',
   generateQrCode: 'qrcode.react',
   confirmTotp: '2fa/totp/confirm/',
   setupEmail: '2fa/email/setup/',
-  resendEmail: 'token/send-email/',
   confirmEmailSetup: '2fa/email/confirm_setup/',
   sendLoginEmail: 'token/send-email/',
   verifyTotp: 'token/verify/',
   verifyEmailCode: 'token/verify/',
 };
-const QR_LOADER = callOf.generateQrCode;
+/** What an invoke (by the id that names its outcomes) calls. */
+const callOf = (invokeId: string) => calls[actorOf(invokeId)];
+const QR_LOADER = calls.generateQrCode;
 const REFRESH_CALL = 'token/refresh/';
 
 type Outcome = ActorDoneEvent | ActorErrorEvent;
 
 const isOutcome = (event: EventObject): event is Outcome =>
   event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
-const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '') as AuthInvokeId;
+const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '');
 const isDone = (event: Outcome): event is ActorDoneEvent => event.type.startsWith('xstate.done.actor.');
 
 /** How a failure is brought about. */
@@ -331,18 +333,20 @@ type Fault =
   /** The QR code library cannot be loaded. */
   | { kind: 'loaderRejects' };
 
-const codeInvokes = new Set<AuthInvokeId>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
+/** The actors that send a typed code: the server refuses a wrong one with a 400. */
+const codeActors = new Set<AuthCallName>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
 
 function faultOf(outcome: ActorErrorEvent): Fault {
   const id = invokeIdOf(outcome);
+  const actor = actorOf(id);
   const { error } = outcome;
-  if (id === 'generateQrCode') return { kind: 'loaderRejects' };
+  if (actor === 'generateQrCode') return { kind: 'loaderRejects' };
   if (error instanceof ApiError) {
     if (error.kind === 'network') return { kind: 'network' };
     if (error.status !== null && error.status >= 500) return { kind: 'status', status: error.status };
     // token/ is called without a token: its 401 is a wrong password.
-    if (error.status === 401) return id === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
-    if (error.status === 400 && codeInvokes.has(id)) return { kind: 'refusedInput' };
+    if (error.status === 401) return actor === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
+    if (error.status === 400 && codeActors.has(actor)) return { kind: 'refusedInput' };
   }
   throw new Error(`No real way to make ${id} fail with ${String(error)}`);
 }
@@ -388,12 +392,12 @@ async function refusedTotp(server: TestServer, secret: string): Promise<string> 
 
 // --- The driver -------------------------------------------------------------------------------
 
-/** The code screens: the field, the button, and the invoke a code sent from there starts. */
+/** The code screens: the field, and the button that sends the code. */
 const codeForms = [
-  { state: 'totpSetup', field: 'Authentication Code', submit: 'Confirm', invoke: 'confirmTotp' },
-  { state: 'emailSetup', field: 'Email Verification Code', submit: 'Confirm', invoke: 'confirmEmailSetup' },
-  { state: 'totpVerification', field: 'Authentication Code', submit: 'Verify', invoke: 'verifyTotp' },
-  { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code', invoke: 'verifyEmailCode' },
+  { state: 'totpSetup', field: 'Authentication Code', submit: 'Confirm' },
+  { state: 'emailSetup', field: 'Email Verification Code', submit: 'Confirm' },
+  { state: 'totpVerification', field: 'Authentication Code', submit: 'Verify' },
+  { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code' },
 ] as const;
 
 type ScreenOf = (snapshot: AuthSnapshot) => boolean;
@@ -485,23 +489,23 @@ export function startAuthDriver(): AuthDriver {
   function holdCalls(steps: MachinePath['steps'], index: number) {
     for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
       const snapshot = steps[at]!.state;
-      for (const node of snapshot._nodes) {
-        for (const invoke of node.invoke) if (invoke.id in callOf) hold(callOf[invoke.id as AuthInvokeId]);
-      }
+      for (const invoke of invokesOf(snapshot)) if (invoke.src in calls) hold(calls[invoke.src as AuthCallName]);
       // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
       if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
     }
   }
 
-  /** The outcome steps right after `steps[index]`: what the calls it starts will answer. */
-  function outcomesAfter(steps: MachinePath['steps'], index: number): Outcome[] {
-    const outcomes: Outcome[] = [];
+  /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
+  function startedOutcome(steps: MachinePath['steps'], index: number): Outcome | undefined {
+    const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
+    const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
+    for (const id of before) started.delete(id);
     for (let at = index + 1; at < steps.length; at += 1) {
       const { event } = steps[at]!;
-      if (!isOutcome(event)) break;
-      outcomes.push(event);
+      if (!isOutcome(event)) return undefined;
+      if (started.has(invokeIdOf(event))) return event;
     }
-    return outcomes;
+    return undefined;
   }
 
   /**
@@ -510,16 +514,16 @@ export function startAuthDriver(): AuthDriver {
    * call (for a code, after the user typed it, which the server then never gets to check).
    */
   function settle(outcome: Outcome) {
-    const id = invokeIdOf(outcome);
+    const call = callOf(invokeIdOf(outcome));
     const fault = isDone(outcome) ? null : faultOf(outcome);
-    if (id === 'generateQrCode') {
+    if (call === QR_LOADER) {
       qrCode.settle(fault === null);
       return;
     }
-    if (fault?.kind === 'network') steer.failNext(callOf[id]);
-    if (fault?.kind === 'status') steer.failNext(callOf[id], { status: fault.status });
+    if (fault?.kind === 'network') steer.failNext(call);
+    if (fault?.kind === 'status') steer.failNext(call, { status: fault.status });
     if (fault?.kind === 'expiredToken') server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
-    release(callOf[id]);
+    release(call);
   }
 
   async function click(name: string) {
@@ -534,8 +538,7 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function submitLogin(ahead: Outcome[]) {
-    const outcome = ahead.find((event) => invokeIdOf(event) === 'login');
+  async function submitLogin(outcome: Outcome | undefined) {
     let account = users.parent;
     let password = account.password;
     if (outcome && isDone(outcome)) {
@@ -572,7 +575,7 @@ export function startAuthDriver(): AuthDriver {
     return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
   }
 
-  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, ahead: Outcome[]) {
+  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
     const form = codeForms.find((candidate) => from.matches(candidate.state));
     if (!form) throw new Error(`${event.type} sent from ${stateLabel(from)}, which has no code field`);
     const field = screen.getByLabelText(form.field);
@@ -582,7 +585,6 @@ export function startAuthDriver(): AuthDriver {
       await user.type(field, '{Enter}');
       return;
     }
-    const outcome = ahead.find((candidate) => invokeIdOf(candidate) === form.invoke);
     const refused = outcome && !isDone(outcome) && faultOf(outcome).kind === 'refusedInput';
     // A code refused for an expired token (401) is the right one: only the token is at fault.
     await user.type(field, refused ? await wrongCode(form) : await rightCode(form));
@@ -701,10 +703,10 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function perform(event: AuthEvent, from: AnyMachineSnapshot, ahead: Outcome[]) {
+  async function perform(event: AuthEvent, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
     switch (event.type) {
       case 'LOGIN.SUBMIT':
-        return submitLogin(ahead);
+        return submitLogin(outcome);
       case 'SETUP.CHOOSE_APP':
         return click('Authenticator App');
       case 'SETUP.CHOOSE_EMAIL':
@@ -716,7 +718,7 @@ export function startAuthDriver(): AuthDriver {
         return click('Resend Email');
       case 'CODE.CONFIRM':
       case 'CODE.VERIFY':
-        return enterCode(event, from, ahead);
+        return enterCode(event, from, outcome);
       case 'BACK':
       case 'LOGOUT':
         return leave(event, from);
@@ -742,7 +744,7 @@ export function startAuthDriver(): AuthDriver {
             settle(event);
           } else {
             holdCalls(steps, index);
-            await perform(event as AuthEvent, from, outcomesAfter(steps, index));
+            await perform(event as AuthEvent, from, startedOutcome(steps, index));
           }
           await expectScreenOf(state);
         }

@@ -25,7 +25,7 @@ import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
 import InvitePage from '../../src/features/invite/invite-page.tsx';
 import { addFixtures, createTestServer, type Fixtures } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer } from '../utils/render-session.tsx';
-import type { MachinePath } from './coverage.ts';
+import { invokesOf, type MachinePath } from './coverage.ts';
 import type { InviteInvokeId, InviteOutcome } from './invite-paths.ts';
 import { stateLabel } from './paths.ts';
 
@@ -149,9 +149,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
   /** Holds every call the states from `steps[index]` up to the next user event start. */
   function holdCalls(steps: MachinePath['steps'], index: number) {
     for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
-      for (const node of steps[at]!.state._nodes) {
-        for (const invoke of node.invoke) hold(callOf(invoke.id as InviteInvokeId));
-      }
+      for (const invoke of invokesOf(steps[at]!.state)) hold(callOf(invoke.id as InviteInvokeId));
     }
   }
 

@@ -17,6 +17,7 @@ import {
 } from 'xstate/graph';
 import {
   emptyVisit,
+  handledEventTypes,
   formatCoverage,
   measureCoverage,
   mergeVisit,
@@ -120,7 +121,7 @@ export function pathTitle(path: MachinePath): string {
 function handledEvents(events: readonly EventObject[]) {
   return (snapshot: AnyMachineSnapshot): EventObject[] => {
     if (snapshot.status !== 'active') return [];
-    const handled = new Set(snapshot._nodes.flatMap((node) => [...node.transitions.keys()]));
+    const handled = handledEventTypes(snapshot);
     return events.filter((event) => handled.has(event.type));
   };
 }
