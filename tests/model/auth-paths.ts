@@ -74,7 +74,8 @@ const httpError = (text: string, status: number) => new ApiError(text, 'http', s
 /** What an actor answers: its outputs, each with a note for the printed paths, and its failures. */
 type Samples = { [K in AuthCallName]: { outputs: [OutputFrom<AuthActors[K]>, string][]; errors: Error[] } };
 
-const errorNote = (error: Error) => `error: ${error instanceof ApiError && error.status !== null ? `${error.status} ` : ''}'${error.message}'`;
+const errorNote = (error: Error) =>
+  `error: ${error instanceof ApiError && error.status !== null ? `${error.status} ` : ''}'${error.message}'`;
 
 /** Every event of the model, `now` deciding which sample tokens are expired. */
 export function authEvents(now: number = Date.now()): AuthModelEvent[] {
