@@ -1,5 +1,5 @@
-// Sign-in and two-factor authentication (spec sections 4 and 8, decisions.md section 1): the login
-// gate each stored token leads to, what reaches the dataLayer, and how the session ends.
+// Sign-in and two-factor authentication: the login gate each stored token leads to, what reaches
+// the dataLayer, the error texts of each step, and how the session ends.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor, type ActorRefFrom, type StateValue } from 'xstate';
 import { ApiError } from '../src/api/client.ts';
@@ -145,7 +145,7 @@ describe('the dataLayer', () => {
     expect(tracked).toEqual([{ event: 'login_2fa_success', method: 'email' }, { user_id: '7' }]);
   });
 
-  it("stores the username the verified token names (spec section 7: 'username derived from the token'), not what was typed", async () => {
+  it('stores the username the verified token names, not what was typed', async () => {
     // Signed in with the e-mail address: the partial record holds what was typed.
     const typed = { ...tokens.partialEmail(), username: 'parent@fixtures.example' };
     const verified = verifiedPair('email');

@@ -1,4 +1,5 @@
-// Invite registration (spec sections 2, 4, 5, 7 and 8), on /invite/{inviteId}. States:
+// Invite registration, on /invite/{inviteId}: the invite is looked up, then its form creates the
+// account. States:
 //   validating   the invite is looked up: a validating spinner
 //   invalid      'Invalid Invite' (the lookup answered 404): its message, and Go to Login
 //   unavailable  the lookup failed otherwise (network, 5xx): its message, Retry and Go to Login
@@ -12,7 +13,7 @@ import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 
-/** Spec section 5: the client rules' texts. */
+/** The texts of the form's own rules, checked before anything is sent. */
 export const registrationMessages = {
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -49,8 +50,8 @@ export interface InviteRegistrationInput {
 }
 
 /**
- * Spec section 5: Email required, Password required, passwords must match (shown on Confirm
- * Password). Confirm Password is checked only here; it is never sent.
+ * The form's own rules: Email required, Password required, passwords must match (shown on
+ * Confirm Password). Confirm Password is checked only here; it is never sent.
  */
 export function formErrors(form: RegistrationForm): RegistrationFieldErrors {
   const errors: RegistrationFieldErrors = {};

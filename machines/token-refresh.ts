@@ -1,5 +1,5 @@
-// Token refresh scheduling (spec sections 4 and 9), a child of the auth machine while a verified
-// session lasts. States:
+// Token refresh scheduling: the access token is refreshed 60 s before it expires; a child of the
+// auth machine while a verified session lasts. States:
 //   checking    with under 60 s left, or expired, refresh at once; otherwise schedule
 //   scheduled   waiting until 60 s before expiry (or until a request meets a 401)
 //   refreshing  the one refresh call in flight; a missing new refresh token keeps the old one

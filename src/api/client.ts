@@ -1,10 +1,10 @@
 // The fetch wrapper every call goes through: the v2 base URL, the bearer token, the
-// impersonate_affiliate parameter, zod validation of every response, and the error texts of
-// spec section 8, all decided here and nowhere else.
+// impersonate_affiliate parameter, zod validation of every response, and the error text each
+// failure shows, all decided here and nowhere else.
 import type * as z from 'zod/mini';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
-/** Spec section 8: the generic texts, and the texts of each call. */
+/** The error texts: the generic ones, and those of each call. */
 export const messages = {
   forbidden: 'Forbidden: You do not have permission to access this resource.',
   httpError: (status: number, statusText: string) => `HTTP Error: ${status}: ${statusText}`,
@@ -42,7 +42,7 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** Field errors of a 400 answer, each field's messages joined by a comma (spec section 5). */
+  /** Field errors of a 400 answer, each field's messages joined by a comma. */
   fieldErrors(): Record<string, string> {
     const errors: Record<string, string> = {};
     for (const [field, value] of Object.entries(this.body ?? {})) {
@@ -80,7 +80,7 @@ async function statusTextOf(response: Response): Promise<string> {
 }
 
 export interface ApiClientOptions {
-  /** The v2 base URL, ending in '/': '/api/v2/' by default (decisions.md section 1). */
+  /** The v2 base URL, ending in '/': '/api/v2/' (same origin) by default, set by VITE_API_BASE_URL. */
   baseUrl: string;
   fetch?: typeof fetch;
   /**

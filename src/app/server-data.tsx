@@ -1,9 +1,9 @@
-// Server data for the views: SWR with the cache rules of src/api/swr.ts (spec section 9). One
+// Server data for the views: SWR with the cache rules of src/api/swr.ts (fresh 5 minutes). One
 // cache per signed-in user of a session, shared by every view (dashboard, reports, the header's
 // affiliate selector), so that whoever signs in next on the same tab never sees the previous
 // user's cached data; within it, keys carry the impersonated affiliate. SWR reports every failed
 // attempt, retries included; `useIsFinalError` tells which failures no retry will follow, so a
-// view keeps its loading state while a retry is still coming (spec: "retries 3").
+// view keeps its loading state while a retry is still coming (up to 3 retries).
 // Data that holds something outside the cache (the dashboard worker's lists) is released when
 // the cache drops or replaces it, and when the cache itself is left for another user's.
 // SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that

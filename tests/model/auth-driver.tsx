@@ -1,6 +1,6 @@
 // Drives one generated path of the auth machine (tests/model/auth-paths.ts) through the real UI:
 // the sign-in screens and the site header in a real session, talking to the reference server in
-// process. Each event of the path becomes something real (style.md, "Model-based tests"):
+// process. Each event of the path becomes something real:
 //   user events      typed and clicked on the screen the path is on
 //   actor outcomes   what the server answers: the call is held from the user step that starts it
 //                    (so its pending screen can be seen) and released when the outcome step runs;
@@ -260,7 +260,7 @@ export function startAuthDriver(): AuthDriver {
       password = `${account.password}-wrong`;
     }
     signedIn = account;
-    // What a previous attempt left in the form stays there (spec section 5): type over it.
+    // What a previous attempt left in the form stays there: type over it.
     await user.clear(screen.getByLabelText('Email or Username'));
     await user.type(screen.getByLabelText('Email or Username'), account.username);
     await user.clear(screen.getByLabelText('Password'));

@@ -1,6 +1,6 @@
 // Drives one generated path of the invite registration machine (tests/model/invite-paths.ts)
 // through the real invite page, in a real session, talking to the reference server in process.
-// Each event of the path becomes something real (style.md, "Model-based tests"):
+// Each event of the path becomes something real:
 //   REGISTRATION.SUBMIT   the user types the form and presses Create Account
 //   INVITE.RETRY          the user presses Retry after a failed lookup
 //   lookupInvite          GET affiliates/invites/{id}/: the fixtures' valid invite for a done; an
@@ -179,7 +179,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     const form = formFor(event, ahead);
     for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
       const input = screen.getByLabelText(label);
-      // What a previous attempt left in the form stays there (spec section 5): type over it.
+      // What a previous attempt left in the form stays there: type over it.
       await user.clear(input);
       if (form[field] !== '') await user.type(input, form[field]);
     }

@@ -1,4 +1,4 @@
-// E-mail 2FA setup (spec section 2): 'Setting up Email 2FA' while the setup call sends the
+// E-mail 2FA setup: 'Setting up Email 2FA' while the setup call sends the
 // confirmation e-mail, 'Setup Error' if it fails, then 'Confirm Email 2FA Setup' with the address
 // it went to, the code input, Back, 'Resend Email' and Confirm.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';

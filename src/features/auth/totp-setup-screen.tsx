@@ -1,4 +1,4 @@
-// Authenticator setup (spec section 2): 'Setting up 2FA' while the setup call runs, 'Setup Error'
+// Authenticator setup: 'Setting up 2FA' while the setup call runs, 'Setup Error'
 // if it fails, then the QR code, the manual-entry key (the qr_url's secret), the code input and
 // Back / Confirm ('Confirming...' while pending; disabled while the code is blank, though Enter
 // in a blank field still asks the machine, which answers 'Please enter a token').

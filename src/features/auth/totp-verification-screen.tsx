@@ -1,4 +1,4 @@
-// TOTP login verification (spec section 2): 'Enter 2FA Code', the 'Authentication Code' input,
+// TOTP login verification: 'Enter 2FA Code', the 'Authentication Code' input,
 // 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
 import { useId, useState, type FormEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
