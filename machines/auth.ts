@@ -82,8 +82,8 @@ const sessionExpired = {
 const showFailure = { type: 'setError', params: ({ event }: { event: { error: unknown } }) => errorText(event.error) } as const;
 /** A failed 2FA call: the session's end on a 401, else its text on the error line at `target`. */
 const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
-/** The dataLayer forgets the user. */
-const trackSignOut = { type: 'track', params: { user_id: null } } as const;
+/** Leaving the signed-in app: the dataLayer forgets the user. */
+const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
 
 /** A 2FA setup's call: its answer (the device) leads to the code form; a failure to Retry. */
 const setupCall = <TSrc extends 'setupTotp' | 'setupEmail', TStore extends 'storeTotpSetup' | 'storeEmailSetup'>(
@@ -107,8 +107,9 @@ const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEv
   deviceId: context.deviceId ?? '',
 });
 /**
- * A code's call (a setup's confirmation, or token/verify/ with the second factor's method): its
- * verified token is stored, the username being the token's, and the app opens.
+ * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
+ * the second factor's method). Its verified token is stored, the username being the token's, and
+ * the app opens; a refused code stays on the form, saying why.
  */
 const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
   src: TSrc,
@@ -228,7 +229,7 @@ export const authMachine = setup({
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
     LOGOUT: {
       target: '.signedOut',
-      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, trackSignOut],
+      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
     },
     'STORAGE.CHANGED': [
       // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.
@@ -387,11 +388,11 @@ export const authMachine = setup({
         'TOKEN.REFRESHED': { target: '.active', actions: ['storeRefreshed', 'persistToken'] },
         'SESSION.EXPIRED': {
           target: 'signedOut',
-          actions: ['clearSession', 'persistToken', { type: 'setError', params: ({ event }) => event.message }, trackSignOut],
+          actions: ['clearSession', 'persistToken', { type: 'setError', params: ({ event }) => event.message }, clearTrackedUser],
         },
         'STORAGE.CHANGED': [
           { guard: 'isVerifiedTokenStored', target: '.checking', actions: ['storeFromStorage', 'forwardToken'] },
-          { target: 'routing', actions: ['storeFromStorage', trackSignOut] },
+          { target: 'routing', actions: ['storeFromStorage', clearTrackedUser] },
         ],
       },
       states: {
