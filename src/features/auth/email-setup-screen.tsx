@@ -1,6 +1,6 @@
-// E-mail 2FA setup: 'Setting up Email 2FA' while the setup call sends the
-// confirmation e-mail, 'Setup Error' if it fails, then 'Confirm Email 2FA Setup' with the address
-// it went to, the code input, Back, 'Resend Email' and Confirm.
+// E-mail 2FA setup: 'Setting up Email 2FA' while the setup call sends the confirmation e-mail,
+// 'Setup Error' if it fails ('Retrying...' while Retry runs), then 'Confirm Email 2FA Setup' with
+// the address it went to, the code input, Back, 'Resend Email' and Confirm.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';

@@ -1,7 +1,7 @@
-// E-mail login verification: the code e-mail is sent on arrival ('Sending
-// verification email...'); if that fails, 'Email Error' with Back and Retry; then 'Check Your
-// Email' with the code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only
-// with exactly 6 characters).
+// E-mail login verification: the code e-mail is sent on arrival ('Sending verification
+// email...'); if that fails, 'Email Error' with Back and Retry; then 'Check Your Email' with the
+// code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only with exactly 6
+// characters).
 import { useId, useState, type FormEvent } from 'react';
 import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
