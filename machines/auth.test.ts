@@ -1,31 +1,23 @@
-// Sign-in and two-factor authentication (spec sections 4 and 8, decisions.md section 1): the login
-// gate each stored token leads to, what reaches the dataLayer, and how the session ends.
+// Sign-in and two-factor authentication: the login gate each stored token leads to, what reaches
+// the dataLayer, the error texts of each step, and how the session ends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor, type ActorRefFrom, type SnapshotFrom, type StateValue } from 'xstate';
+import { createActor, fromPromise, waitFor, type ActorRefFrom, type StateValue } from 'xstate';
 import { ApiError } from '../src/api/client.ts';
 import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
-import { authMachine } from './auth.ts';
+import type { AuthActors } from './auth.actors.ts';
+import { authMachine, selectSetupPhase, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
-
-type AuthActors = NonNullable<NonNullable<Parameters<typeof authMachine.provide>[0]>['actors']>;
-type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 
 const pending = <T,>() => new Promise<T>(() => {});
 
-/** Actors that never answer unless a test gives its own. */
-const quiet = {
-  login: fromPromise<TokenPair & { username: string }, { username: string; password: string }>(() => pending()),
-  setupTotp: fromPromise<TotpSetup>(() => pending()),
-  generateQrCode: fromPromise<void, { url: string }>(() => pending()),
-  confirmTotp: fromPromise<TokenPair, { code: string; deviceId: string }>(() => pending()),
-  setupEmail: fromPromise<EmailSetup>(() => pending()),
-  confirmEmailSetup: fromPromise<TokenPair, { code: string; deviceId: string }>(() => pending()),
-  sendLoginEmail: fromPromise<void>(() => pending()),
-  verifyTotp: fromPromise<TokenPair, { code: string }>(() => pending()),
-  verifyEmailCode: fromPromise<TokenPair, { code: string }>(() => pending()),
-};
+/** Every call the machine names, as an actor that never answers unless a test gives its own. */
+const quiet = Object.fromEntries(
+  Object.keys(authMachine.implementations.actors)
+    .filter((name) => name !== 'tokenRefresh')
+    .map((name) => [name, fromPromise(() => pending<never>())]),
+) as Partial<AuthActors>;
 
 interface Started {
   actor: ActorRefFrom<typeof authMachine>;
@@ -153,7 +145,7 @@ describe('the dataLayer', () => {
     expect(tracked).toEqual([{ event: 'login_2fa_success', method: 'email' }, { user_id: '7' }]);
   });
 
-  it("stores the username the verified token names (spec section 7: 'username derived from the token'), not what was typed", async () => {
+  it('stores the username the verified token names, not what was typed', async () => {
     // Signed in with the e-mail address: the partial record holds what was typed.
     const typed = { ...tokens.partialEmail(), username: 'parent@fixtures.example' };
     const verified = verifiedPair('email');
@@ -255,6 +247,60 @@ describe('confirming a 2FA setup', () => {
     expect(actor.getSnapshot().context.error).toBe('Please enter a token');
     expect(actor.getSnapshot().hasTag('pending')).toBe(false);
     expect(confirmed).toBe(0);
+  });
+});
+
+describe('retrying a failed call', () => {
+  /** An actor answering each call with the next outcome: an error to throw, or an output. */
+  const answering = (outcomes: unknown[]) =>
+    fromPromise<never>(() => {
+      const next = outcomes.shift();
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next as never);
+    });
+  const cases = [
+    ['the authenticator setup', tokens.partialNone, 'SETUP.CHOOSE_APP', 'setupTotp', 'SETUP.RETRY', totpSetup],
+    ['the e-mail setup', tokens.partialNone, 'SETUP.CHOOSE_EMAIL', 'setupEmail', 'SETUP.RETRY', emailSetup],
+    ['the login e-mail', tokens.partialEmail, null, 'sendLoginEmail', 'EMAIL.RETRY', undefined],
+  ] as const;
+
+  it.each(cases)('of %s keeps its failure while it runs, and shows the next one', async (_, token, choice, actorName, retry) => {
+    const outcomes: unknown[] = [new ApiError('HTTP Error: 500', 'http', 500), new ApiError('HTTP Error: 502', 'http', 502)];
+    const { actor, until } = start(token(), { [actorName]: answering(outcomes) });
+    if (choice) actor.send({ type: choice });
+    await until((s) => selectSetupPhase(s) === 'failed');
+    expect(actor.getSnapshot().context.error).toBe('HTTP Error: 500');
+
+    actor.send({ type: retry });
+    expect(selectSetupPhase(actor.getSnapshot())).toBe('retrying');
+    expect(actor.getSnapshot().hasTag('pending')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe('HTTP Error: 500');
+
+    const snapshot = await until((s) => selectSetupPhase(s) === 'failed');
+    expect(snapshot.context.error).toBe('HTTP Error: 502');
+  });
+
+  it.each(cases)('of %s leads on once answered, the failure gone', async (_, token, choice, actorName, retry, output) => {
+    const { actor, until } = start(token(), { [actorName]: answering([new ApiError('HTTP Error: 500', 'http', 500), output]) });
+    if (choice) actor.send({ type: choice });
+    await until((s) => selectSetupPhase(s) === 'failed');
+
+    actor.send({ type: retry });
+    const snapshot = await until((s) => selectSetupPhase(s) === 'ready');
+
+    expect(snapshot.context.error).toBeNull();
+  });
+
+  it.each(cases)('of %s ends the sign-in when it answers 401', async (_, token, choice, actorName, retry) => {
+    const outcomes: unknown[] = [new ApiError('HTTP Error: 500', 'http', 500), unauthorized('HTTP Error: 401')];
+    const { actor, saved, until } = start(token(), { [actorName]: answering(outcomes) });
+    if (choice) actor.send({ type: choice });
+    await until((s) => selectSetupPhase(s) === 'failed');
+
+    actor.send({ type: retry });
+    const snapshot = await until((s) => s.matches('signedOut'));
+
+    expect(snapshot.context.error).toBe('Authentication session expired. Please log in again.');
+    expect(saved).toEqual([null]);
   });
 });
 

@@ -1,17 +1,20 @@
-// Sign-in and two-factor authentication (spec sections 2, 4, 5 and 8). States:
+// Sign-in and two-factor authentication: the login gate, the second factor's setup or its code,
+// then the signed-in session. States:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
-//   totpSetup            settingUp ('Setting up 2FA'), setupError / retrying ('Retrying...'),
+//   totpSetup            settingUp ('Setting up 2FA', 'Retrying...' after a failure), setupError,
 //                        ready: QR code (generating / shown / failed) and code form (confirming)
-//   emailSetup           sending ('Setting up Email 2FA'), setupError / retrying,
+//   emailSetup           sending ('Setting up Email 2FA', 'Retrying...'), setupError,
 //                        ready: code form (resending, confirming)
 //   totpVerification     'Enter 2FA Code': verifying
-//   emailVerification    sending the code on entry, sendError ('Email Error') / retrying,
+//   emailVerification    sending the code on entry ('Retrying...'), sendError ('Email Error'),
 //                        ready: 'Check Your Email' (resending, verifying)
 //   authenticated        restoring (an expired token waits for its refresh), active;
 //                        the token refresh machine runs as a child
-import { and, assertEvent, assign, fromPromise, not, sendTo, setup } from 'xstate';
+import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
+import { errorText } from '../src/api/client.ts';
+import type { AccessClaims } from '../src/api/sign-in-schemas.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
@@ -26,7 +29,7 @@ export const authMessages = {
 
 export interface AuthContext {
   token: StoredToken | null;
-  /** The error line of the current screen. */
+  /** The error line of the current screen; while a failed call is retried, its failure. */
   error: string | null;
   /** The device being set up, and what its setup call answered. */
   deviceId: string | null;
@@ -58,10 +61,85 @@ export interface AuthInput {
   token: StoredToken | null;
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const isUnauthorized = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+/** An actor the chart names with its signature; auth.actors.ts (or a test) gives its implementation. */
+const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the session') =>
+  fromPromise<TOutput, TInput>(() => {
+    throw new Error(`${name} is provided by ${by}`);
+  });
+
+const isUnauthorized = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
+const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
+const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
+
+/** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
+const sessionExpired = {
+  guard: 'isUnauthorized',
+  target: '#auth.signedOut',
+  actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }],
+} as const;
+/** A failed call's text on the error line. */
+const showFailure = { type: 'setError', params: ({ event }: { event: { error: unknown } }) => errorText(event.error) } as const;
+/** A failed 2FA call: the session's end on a 401, else its text on the error line at `target`. */
+const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
+/** Leaving the signed-in app: the dataLayer forgets the user. */
+const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
+
+/** A 2FA setup's call: its answer (the device) leads to the code form; a failure to Retry. */
+const setupCall = <TSrc extends 'setupTotp' | 'setupEmail', TStore extends 'storeTotpSetup' | 'storeEmailSetup'>(
+  src: TSrc,
+  store: TStore,
+) =>
+  ({
+    tags: ['pending'],
+    invoke: { id: src, src, onDone: { target: 'ready', actions: { type: store, params: outputOf } }, onError: failTo('setupError') },
+  }) as const;
+
+/** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
+const confirmCode = [
+  { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
+  { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
+  { target: 'confirming', actions: 'clearError' },
+] as const;
+const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
+const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
+  code: codeOf(event),
+  deviceId: context.deviceId ?? '',
+});
+/**
+ * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
+ * the second factor's method). Its verified token is stored, the username being the token's, and
+ * the app opens; a refused code stays on the form, saying why.
+ */
+const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
+  src: TSrc,
+  input: TInput,
+  method?: 'totp' | 'email',
+) =>
+  ({
+    tags: ['pending'],
+    invoke: {
+      id: src,
+      src,
+      input,
+      onDone: {
+        target: '#auth.authenticated',
+        actions: [
+          { type: 'storeVerified', params: outputOf },
+          'persistToken',
+          ...(method ? [{ type: 'track', params: { event: 'login_2fa_success', method } } as const] : []),
+        ],
+      },
+      onError: failTo('idle'),
+    },
+  }) as const;
+
+/** 'Resend Email': token/send-email/ sends a new code (during a setup, for the same device). */
+const resendEmail = { target: 'resending', actions: 'clearError' } as const;
+const resending = {
+  tags: ['pending'],
+  invoke: { id: 'resendEmail', src: 'sendLoginEmail', onDone: 'idle', onError: failTo('idle') },
+} as const;
 
 export const authMachine = setup({
   types: {
@@ -70,33 +148,15 @@ export const authMachine = setup({
     events: {} as AuthEvent,
   },
   actors: {
-    login: fromPromise<TokenPair & { username: string }, { username: string; password: string }>(() => {
-      throw new Error('login is provided by the session');
-    }),
-    setupTotp: fromPromise<TotpSetup>(() => {
-      throw new Error('setupTotp is provided by the session');
-    }),
-    generateQrCode: fromPromise<void, { url: string }>(() => {
-      throw new Error('generateQrCode is provided by the view');
-    }),
-    confirmTotp: fromPromise<TokenPair, { code: string; deviceId: string }>(() => {
-      throw new Error('confirmTotp is provided by the session');
-    }),
-    setupEmail: fromPromise<EmailSetup>(() => {
-      throw new Error('setupEmail is provided by the session');
-    }),
-    confirmEmailSetup: fromPromise<TokenPair, { code: string; deviceId: string }>(() => {
-      throw new Error('confirmEmailSetup is provided by the session');
-    }),
-    sendLoginEmail: fromPromise<void>(() => {
-      throw new Error('sendLoginEmail is provided by the session');
-    }),
-    verifyTotp: fromPromise<TokenPair, { code: string }>(() => {
-      throw new Error('verifyTotp is provided by the session');
-    }),
-    verifyEmailCode: fromPromise<TokenPair, { code: string }>(() => {
-      throw new Error('verifyEmailCode is provided by the session');
-    }),
+    login: provided<TokenPair & { username: string }, { username: string; password: string }>('login'),
+    setupTotp: provided<TotpSetup>('setupTotp'),
+    generateQrCode: provided<void, { url: string }>('generateQrCode', 'the view'),
+    confirmTotp: provided<TokenPair, { code: string; deviceId: string }>('confirmTotp'),
+    setupEmail: provided<EmailSetup>('setupEmail'),
+    confirmEmailSetup: provided<TokenPair, { code: string; deviceId: string }>('confirmEmailSetup'),
+    sendLoginEmail: provided<void>('sendLoginEmail'),
+    verifyTotp: provided<TokenPair, { code: string }>('verifyTotp'),
+    verifyEmailCode: provided<TokenPair, { code: string }>('verifyEmailCode'),
     tokenRefresh: tokenRefreshMachine,
   },
   guards: {
@@ -117,13 +177,13 @@ export const authMachine = setup({
     persistToken: () => {},
     /** Pushes an analytics event to the dataLayer; provided by the session. */
     track: (_, _params: Record<string, unknown>) => {},
-    storeLogin: assign({
-      token: (_, output: TokenPair & { username: string }) => output,
-      error: null,
-    }),
-    /** Spec section 7: after token/verify/ (and setup confirmation) the username is the token's. */
+    storeLogin: assign({ token: (_, output: TokenPair & { username: string }) => output, error: null }),
+    /** After a code (token/verify/ or a setup's confirmation) the username is the verified token's. */
     storeVerified: assign({
-      token: ({ context }, output: TokenPair) => ({ username: readClaims(output.access)?.username ?? context.token?.username ?? '', ...output }),
+      token: ({ context }, output: TokenPair) => ({
+        username: readClaims(output.access)?.username ?? context.token?.username ?? '',
+        ...output,
+      }),
       error: null,
     }),
     storeRefreshed: assign({
@@ -140,17 +200,19 @@ export const authMachine = setup({
       // The old screen's message does not belong to the one another tab leads to.
       error: null,
     }),
+    /** Signed out: the token and any setup go; the error line stays, to say why. */
+    forgetSession: assign({ token: null, deviceId: null, qrUrl: null, setupEmail: null }),
     clearSession: assign({ token: null, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
     setError: assign({ error: (_, text: string | null) => text }),
     clearError: assign({ error: null }),
     storeTotpSetup: assign({
-      deviceId: (_, output: TotpSetup) => output.device_id,
-      qrUrl: (_, output: TotpSetup) => output.qr_url,
+      deviceId: (_, setup: TotpSetup) => setup.device_id,
+      qrUrl: (_, setup: TotpSetup) => setup.qr_url,
       error: null,
     }),
     storeEmailSetup: assign({
-      deviceId: (_, output: EmailSetup) => output.device_id,
-      setupEmail: (_, output: EmailSetup) => output.email,
+      deviceId: (_, setup: EmailSetup) => setup.device_id,
+      setupEmail: (_, setup: EmailSetup) => setup.email,
       error: null,
     }),
     requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
@@ -167,9 +229,10 @@ export const authMachine = setup({
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
     LOGOUT: {
       target: '.signedOut',
-      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, { type: 'track', params: { user_id: null } }],
+      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
     },
     'STORAGE.CHANGED': [
+      // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.
       {
         guard: and(['isStorageCleared', 'needsEmailCode']),
         target: '.signedOut',
@@ -191,11 +254,9 @@ export const authMachine = setup({
 
     signedOut: {
       initial: 'idle',
-      entry: assign({ token: null, deviceId: null, qrUrl: null, setupEmail: null }),
+      entry: 'forgetSession',
       states: {
-        idle: {
-          on: { 'LOGIN.SUBMIT': { target: 'signingIn', actions: 'clearError' } },
-        },
+        idle: { on: { 'LOGIN.SUBMIT': { target: 'signingIn', actions: 'clearError' } } },
         signingIn: {
           tags: ['pending'],
           invoke: {
@@ -208,12 +269,13 @@ export const authMachine = setup({
             onDone: {
               target: '#auth.routing',
               actions: [
-                { type: 'storeLogin', params: ({ event }) => event.output },
+                { type: 'storeLogin', params: outputOf },
                 'persistToken',
                 { type: 'track', params: { event: 'login_success', method: 'password' } },
               ],
             },
-            onError: { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
+            // token/ is called without a token: its 401 means rejected credentials, not an expired session.
+            onError: { target: 'idle', actions: showFailure },
           },
         },
       },
@@ -229,33 +291,9 @@ export const authMachine = setup({
     totpSetup: {
       initial: 'settingUp',
       states: {
-        settingUp: {
-          tags: ['pending'],
-          invoke: {
-            id: 'setupTotp',
-            src: 'setupTotp',
-            onDone: { target: 'ready', actions: { type: 'storeTotpSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
-        setupError: {
-          on: { 'SETUP.RETRY': 'retrying' },
-        },
-        retrying: {
-          tags: ['pending'],
-          invoke: {
-            id: 'retrySetupTotp',
-            src: 'setupTotp',
-            onDone: { target: 'ready', actions: { type: 'storeTotpSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
+        settingUp: setupCall('setupTotp', 'storeTotpSetup'),
+        // A retry keeps the failure it answers on context.error until it is answered (selectSetupPhase).
+        setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
         ready: {
           type: 'parallel',
           states: {
@@ -277,33 +315,7 @@ export const authMachine = setup({
             },
             form: {
               initial: 'idle',
-              states: {
-                idle: {
-                  on: {
-                    'CODE.CONFIRM': [
-                      { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
-                      { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
-                      { target: 'confirming', actions: 'clearError' },
-                    ],
-                  },
-                },
-                confirming: {
-                  tags: ['pending'],
-                  invoke: {
-                    id: 'confirmTotp',
-                    src: 'confirmTotp',
-                    input: ({ context, event }) => ({ code: codeOf(event), deviceId: context.deviceId ?? '' }),
-                    onDone: {
-                      target: '#auth.authenticated',
-                      actions: [{ type: 'storeVerified', params: ({ event }) => event.output }, 'persistToken'],
-                    },
-                    onError: [
-                      { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                      { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                    ],
-                  },
-                },
-              },
+              states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
             },
           },
         },
@@ -313,75 +325,14 @@ export const authMachine = setup({
     emailSetup: {
       initial: 'sending',
       states: {
-        sending: {
-          tags: ['pending'],
-          invoke: {
-            id: 'setupEmail',
-            src: 'setupEmail',
-            onDone: { target: 'ready', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
-        setupError: {
-          on: { 'SETUP.RETRY': 'retrying' },
-        },
-        retrying: {
-          tags: ['pending'],
-          invoke: {
-            id: 'retrySetupEmail',
-            src: 'setupEmail',
-            onDone: { target: 'ready', actions: { type: 'storeEmailSetup', params: ({ event }) => event.output } },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'setupError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
+        sending: setupCall('setupEmail', 'storeEmailSetup'),
+        setupError: { on: { 'SETUP.RETRY': 'sending' } },
         ready: {
           initial: 'idle',
           states: {
-            idle: {
-              on: {
-                'EMAIL.RESEND': { target: 'resending', actions: 'clearError' },
-                'CODE.CONFIRM': [
-                  { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
-                  { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
-                  { target: 'confirming', actions: 'clearError' },
-                ],
-              },
-            },
-            resending: {
-              tags: ['pending'],
-              invoke: {
-                // token/send-email/ sends a new code for the device being set up: it stays the same.
-                id: 'resendSetupEmail',
-                src: 'sendLoginEmail',
-                onDone: 'idle',
-                onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-              },
-            },
-            confirming: {
-              tags: ['pending'],
-              invoke: {
-                id: 'confirmEmailSetup',
-                src: 'confirmEmailSetup',
-                input: ({ context, event }) => ({ code: codeOf(event), deviceId: context.deviceId ?? '' }),
-                onDone: {
-                  target: '#auth.authenticated',
-                  actions: [{ type: 'storeVerified', params: ({ event }) => event.output }, 'persistToken'],
-                },
-                onError: [
-                  { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                  { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                ],
-              },
-            },
+            idle: { on: { 'EMAIL.RESEND': resendEmail, 'CODE.CONFIRM': confirmCode } },
+            resending,
+            confirming: codeCall('confirmEmailSetup', codeAndDevice),
           },
         },
       },
@@ -390,29 +341,8 @@ export const authMachine = setup({
     totpVerification: {
       initial: 'idle',
       states: {
-        idle: {
-          on: { 'CODE.VERIFY': { guard: not('isCodeBlank'), target: 'verifying', actions: 'clearError' } },
-        },
-        verifying: {
-          tags: ['pending'],
-          invoke: {
-            id: 'verifyTotp',
-            src: 'verifyTotp',
-            input: ({ event }) => ({ code: codeOf(event) }),
-            onDone: {
-              target: '#auth.authenticated',
-              actions: [
-                { type: 'storeVerified', params: ({ event }) => event.output },
-                'persistToken',
-                { type: 'track', params: { event: 'login_2fa_success', method: 'totp' } },
-              ],
-            },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
+        idle: { on: { 'CODE.VERIFY': { guard: not('isCodeBlank'), target: 'verifying', actions: 'clearError' } } },
+        verifying: codeCall('verifyTotp', codeOnly, 'totp'),
       },
     },
 
@@ -424,76 +354,29 @@ export const authMachine = setup({
           invoke: {
             id: 'sendLoginEmail',
             src: 'sendLoginEmail',
-            onDone: 'ready',
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-          },
-        },
-        sendError: {
-          on: { 'EMAIL.RETRY': 'retrying' },
-        },
-        retrying: {
-          tags: ['pending'],
-          invoke: {
-            id: 'retrySendLoginEmail',
-            src: 'sendLoginEmail',
             onDone: { target: 'ready', actions: 'clearError' },
-            onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'sendError', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
+            onError: failTo('sendError'),
           },
         },
+        sendError: { on: { 'EMAIL.RETRY': 'sending' } },
         ready: {
           initial: 'idle',
           states: {
             idle: {
               on: {
-                'EMAIL.RESEND': { target: 'resending', actions: 'clearError' },
+                'EMAIL.RESEND': resendEmail,
                 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' },
               },
             },
-            resending: {
-              tags: ['pending'],
-              invoke: {
-                id: 'resendLoginEmail',
-                src: 'sendLoginEmail',
-                onDone: 'idle',
-                onError: [
-              { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-              { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-            ],
-              },
-            },
-            verifying: {
-              tags: ['pending'],
-              invoke: {
-                id: 'verifyEmailCode',
-                src: 'verifyEmailCode',
-                input: ({ event }) => ({ code: codeOf(event) }),
-                onDone: {
-                  target: '#auth.authenticated',
-                  actions: [
-                    { type: 'storeVerified', params: ({ event }) => event.output },
-                    'persistToken',
-                    { type: 'track', params: { event: 'login_2fa_success', method: 'email' } },
-                  ],
-                },
-                onError: [
-                  { guard: 'isUnauthorized', target: '#auth.signedOut', actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }] },
-                  { target: 'idle', actions: { type: 'setError', params: ({ event }) => errorText(event.error) } },
-                ],
-              },
-            },
+            resending,
+            verifying: codeCall('verifyEmailCode', codeOnly, 'email'),
           },
         },
       },
     },
 
     authenticated: {
-      entry: { type: 'track', params: ({ context }) => ({ user_id: userIdOf(context.token) }) },
+      entry: { type: 'track', params: ({ context }) => ({ user_id: claimsOf(context.token)?.user_id ?? null }) },
       invoke: {
         id: 'tokenRefresh',
         src: 'tokenRefresh',
@@ -505,26 +388,15 @@ export const authMachine = setup({
         'TOKEN.REFRESHED': { target: '.active', actions: ['storeRefreshed', 'persistToken'] },
         'SESSION.EXPIRED': {
           target: 'signedOut',
-          actions: [
-            'clearSession',
-            'persistToken',
-            { type: 'setError', params: ({ event }) => event.message },
-            { type: 'track', params: { user_id: null } },
-          ],
+          actions: ['clearSession', 'persistToken', { type: 'setError', params: ({ event }) => event.message }, clearTrackedUser],
         },
         'STORAGE.CHANGED': [
-          {
-            guard: 'isVerifiedTokenStored',
-            target: '.checking',
-            actions: ['storeFromStorage', 'forwardToken'],
-          },
-          { target: 'routing', actions: ['storeFromStorage', { type: 'track', params: { user_id: null } }] },
+          { guard: 'isVerifiedTokenStored', target: '.checking', actions: ['storeFromStorage', 'forwardToken'] },
+          { target: 'routing', actions: ['storeFromStorage', clearTrackedUser] },
         ],
       },
       states: {
-        checking: {
-          always: [{ guard: 'isAccessExpired', target: 'restoring' }, { target: 'active' }],
-        },
+        checking: { always: [{ guard: 'isAccessExpired', target: 'restoring' }, { target: 'active' }] },
         restoring: { tags: ['pending'] },
         active: {},
       },
@@ -532,7 +404,22 @@ export const authMachine = setup({
   },
 });
 
-function userIdOf(token: StoredToken | null): string | null {
-  const claims = token ? readClaims(token.access) : null;
-  return claims ? claims.user_id : null;
+export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
+
+/** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
+export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
+
+/** The claims of the stored access token, or null when there is none. */
+export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);
+
+/**
+ * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call
+ * running, failed, running again after a failure (that failure still in context), or answered.
+ */
+export type SetupPhase = 'starting' | 'failed' | 'retrying' | 'ready';
+export function selectSetupPhase(snapshot: AuthSnapshot): SetupPhase {
+  const is = (value: Parameters<AuthSnapshot['matches']>[0]) => snapshot.matches(value);
+  if (is({ totpSetup: 'ready' }) || is({ emailSetup: 'ready' }) || is({ emailVerification: 'ready' })) return 'ready';
+  if (is({ totpSetup: 'setupError' }) || is({ emailSetup: 'setupError' }) || is({ emailVerification: 'sendError' })) return 'failed';
+  return snapshot.context.error === null ? 'starting' : 'retrying';
 }

@@ -1,4 +1,5 @@
-// Invite registration (spec sections 2, 4, 5, 7 and 8), on /invite/{inviteId}. States:
+// Invite registration, on /invite/{inviteId}: the invite is looked up, then its form creates the
+// account. States:
 //   validating   the invite is looked up: a validating spinner
 //   invalid      'Invalid Invite' (the lookup answered 404): its message, and Go to Login
 //   unavailable  the lookup failed otherwise (network, 5xx): its message, Retry and Go to Login
@@ -7,12 +8,12 @@
 //   submitting   'Creating Account...' while the account is created
 //   success      the token is stored locally, and the user goes to /
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { ApiError } from '../src/api/client.ts';
+import { ApiError, errorText } from '../src/api/client.ts';
 import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 
-/** Spec section 5: the client rules' texts. */
+/** The texts of the form's own rules, checked before anything is sent. */
 export const registrationMessages = {
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -49,8 +50,8 @@ export interface InviteRegistrationInput {
 }
 
 /**
- * Spec section 5: Email required, Password required, passwords must match (shown on Confirm
- * Password). Confirm Password is checked only here; it is never sent.
+ * The form's own rules: Email required, Password required, passwords must match (shown on
+ * Confirm Password). Confirm Password is checked only here; it is never sent.
  */
 export function formErrors(form: RegistrationForm): RegistrationFieldErrors {
   const errors: RegistrationFieldErrors = {};
@@ -88,7 +89,6 @@ export function registrationErrors(error: unknown): RegistrationFailure {
   return { fieldErrors, error: shown ? general.join(', ') || null : message };
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const formOf = (event: Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>): RegistrationForm => ({
   email: event.email,
   password: event.password,

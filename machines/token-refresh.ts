@@ -1,5 +1,5 @@
-// Token refresh scheduling (spec sections 4 and 9), a child of the auth machine while a verified
-// session lasts. States:
+// Token refresh scheduling: the access token is refreshed 60 s before it expires; a child of the
+// auth machine while a verified session lasts. States:
 //   checking    with under 60 s left, or expired, refresh at once; otherwise schedule
 //   scheduled   waiting until 60 s before expiry (or until a request meets a 401)
 //   refreshing  the one refresh call in flight; a missing new refresh token keeps the old one
@@ -136,5 +136,3 @@ function refreshFailureMessage(error: unknown): string | null {
   if (typeof error === 'object' && error !== null && 'status' in error && error.status === 401) return null;
   return error instanceof Error ? error.message : null;
 }
-
-export const selectIsRefreshing = (snapshot: { hasTag(tag: 'pending'): boolean }) => snapshot.hasTag('pending');

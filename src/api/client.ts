@@ -1,10 +1,10 @@
 // The fetch wrapper every call goes through: the v2 base URL, the bearer token, the
-// impersonate_affiliate parameter, zod validation of every response, and the error texts of
-// spec section 8, all decided here and nowhere else.
+// impersonate_affiliate parameter, zod validation of every response, and the error text each
+// failure shows, all decided here and nowhere else.
 import type * as z from 'zod/mini';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
-/** Spec section 8: the generic texts, and the texts of each call. */
+/** The error texts: the generic ones, and those of each call. */
 export const messages = {
   forbidden: 'Forbidden: You do not have permission to access this resource.',
   httpError: (status: number, statusText: string) => `HTTP Error: ${status}: ${statusText}`,
@@ -12,7 +12,6 @@ export const messages = {
   network: 'Network Error: the server could not be reached.',
   invalidResponse: (path: string, problem: string) => `Invalid response from ${path}: ${problem}`,
   login: { rejected: 'Login unsuccessful. Please try again.', failed: 'An error occurred during login.' },
-  sessionExpired: 'Authentication session expired. Please log in again.',
   emailCode: { rejected: 'Invalid email code. Please try again.', failed: 'An error occurred during verification.' },
   totpCode: { rejected: 'Invalid TOTP code. Please try again.', failed: 'An error occurred during verification.' },
   totpSetup: 'Failed to setup TOTP',
@@ -24,11 +23,12 @@ export const messages = {
   inviteNotFound: 'The invite link appears to be invalid or expired.',
   reportsAffiliates: 'Error loading affiliates!',
   selectorError: 'Error!',
-  setupDeviceMissing: 'Device ID not available',
-  setupCodeMissing: 'Please enter a token',
 } as const;
 
 export type ErrorKind = 'http' | 'network' | 'schema';
+
+/** What a failure says on an error line: an Error's message, else the value as text. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
 export class ApiError extends Error {
@@ -42,7 +42,7 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** Field errors of a 400 answer, each field's messages joined by a comma (spec section 5). */
+  /** Field errors of a 400 answer, each field's messages joined by a comma. */
   fieldErrors(): Record<string, string> {
     const errors: Record<string, string> = {};
     for (const [field, value] of Object.entries(this.body ?? {})) {
@@ -80,7 +80,7 @@ async function statusTextOf(response: Response): Promise<string> {
 }
 
 export interface ApiClientOptions {
-  /** The v2 base URL, ending in '/': '/api/v2/' by default (decisions.md section 1). */
+  /** The v2 base URL, ending in '/': '/api/v2/' (same origin) by default, set by VITE_API_BASE_URL. */
   baseUrl: string;
   fetch?: typeof fetch;
   /**

@@ -19,6 +19,7 @@ import { opening } from '../workers/dashboard-opening.ts';
 import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
 import type { Affiliate } from './affiliates.ts';
+import { errorText } from './client.ts';
 import { RELEASE } from './releasable.ts';
 import type { Range } from './sales.ts';
 
@@ -178,8 +179,6 @@ export interface DashboardView {
   dashboard: Dashboard | null;
   error: string | null;
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** What the dashboard shows for the request (null while its data loads), asked of the service. */
 export function useDashboardView(data: DashboardData, request: ViewRequest | null): DashboardView {

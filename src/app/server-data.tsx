@@ -1,9 +1,9 @@
-// Server data for the views: SWR with the cache rules of src/api/swr.ts (spec section 9). One
+// Server data for the views: SWR with the cache rules of src/api/swr.ts (fresh 5 minutes). One
 // cache per signed-in user of a session, shared by every view (dashboard, reports, the header's
 // affiliate selector), so that whoever signs in next on the same tab never sees the previous
 // user's cached data; within it, keys carry the impersonated affiliate. SWR reports every failed
 // attempt, retries included; `useIsFinalError` tells which failures no retry will follow, so a
-// view keeps its loading state while a retry is still coming (spec: "retries 3").
+// view keeps its loading state while a retry is still coming (up to 3 retries).
 // Data that holds something outside the cache (the dashboard worker's lists) is released when
 // the cache drops or replaces it, and when the cache itself is left for another user's.
 // SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that
@@ -13,10 +13,10 @@
 import { createContext, use, useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
 import { initCache } from 'swr/_internal';
+import { selectClaims } from '../../machines/auth.ts';
 import { release } from '../api/releasable.ts';
 import { isRetryable, swrConfiguration } from '../api/swr.ts';
 import { MAX_RETRIES } from '../domain/retry-policy.ts';
-import { readClaims } from '../domain/auth-token.ts';
 import type { Session } from './session.ts';
 import { useAuthSelector, useSession } from './session-context.tsx';
 
@@ -86,8 +86,7 @@ function dataFor(session: Session, user: string): ServerData {
 export function ServerDataProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const user = useAuthSelector((snapshot) => {
-    const access = snapshot.context.token?.access;
-    const claims = access ? readClaims(access) : null;
+    const claims = selectClaims(snapshot);
     return claims ? `${claims.user_id}:${claims.username}` : '';
   });
   const data = useMemo(() => dataFor(session, user), [session, user]);

@@ -1,6 +1,6 @@
 // Drives one generated path of the auth machine (tests/model/auth-paths.ts) through the real UI:
 // the sign-in screens and the site header in a real session, talking to the reference server in
-// process. Each event of the path becomes something real (style.md, "Model-based tests"):
+// process. Each event of the path becomes something real:
 //   user events      typed and clicked on the screen the path is on
 //   actor outcomes   what the server answers: the call is held from the user step that starts it
 //                    (so its pending screen can be seen) and released when the outcome step runs;
@@ -9,19 +9,18 @@
 //   session events   another tab writing the stored token; a request made after the tab slept
 //                    (both clocks moved on past the token's expiry), which waits for the session's
 //                    refresh; a request meeting a 401, which ends the session
-// Before and after every step, the screen must be the one of the path's state (`screens` below),
+// Before and after every step, the screen must be the one of the path's state (auth-screens.ts),
 // with the machine's error text on its error line, and the token stored exactly when signed in.
 import { act, screen, waitFor } from '@testing-library/react';
 import { expect, vi, type MockInstance } from 'vitest';
-import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
-import type { AuthEvent } from '../../machines/auth.ts';
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { AuthEvent, AuthSnapshot } from '../../machines/auth.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
 import type { Session } from '../../src/app/session.ts';
 import { isExpired, readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
-import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
 import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';
 import {
   addFixtures,
@@ -34,290 +33,40 @@ import {
   type TestServer,
 } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
-import type { ActorDoneEvent, ActorErrorEvent, AuthInvokeId } from './auth-paths.ts';
-import type { MachinePath } from './coverage.ts';
+import type { AuthCallName } from '../../machines/auth.actors.ts';
+import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { backControls, button, codeForms, expectScreenOf, logoutControls, SCREEN_TIMEOUT_MS, storedAccess } from './auth-screens.ts';
+import { invokesOf, type MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
 
 /** The reference server's access token lifetime (server/app.ts default, which createTestServer keeps). */
 const ACCESS_LIFETIME_MS = 5 * 60_000;
 const TOTP_STEP_MS = 30_000;
-/** How long a screen may take to appear after a step (a server call, a re-render). */
-const SCREEN_TIMEOUT_MS = 3_000;
-
-// --- What the user sees in each state ------------------------------------------------------
-
-interface Screen {
-  /** Throws unless the page shows this state. */
-  check: () => void;
-  /** Alerts this state shows besides the error line. */
-  alerts?: string[];
-  /** Why the error line stays empty here although context.error is set. */
-  hidesError?: string;
-}
-
-const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
-const button = (name: string) => screen.getByRole('button', { name });
-const noButton = (name: string) => expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
-const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
-const status = (text: string) => expect(statusTexts()).toContain(text);
-const noStatus = (text: string) => expect(statusTexts()).not.toContain(text);
-const signedOutChrome = () => {
-  noButton('Logout');
-  expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
-};
-
-const retryError = (title: string, retrying: boolean) => () => {
-  signedOutChrome();
-  heading(title);
-  expect(button('Back')).toBeEnabled();
-  if (retrying) {
-    expect(button('Retrying...')).toBeDisabled();
-  } else {
-    expect(button('Retry')).toBeEnabled();
-  }
-};
-const retryingHidesError = 'setup-error.tsx clears the error line while retrying, so that a second failure is announced';
-
-const resendButton = (busy: boolean) => {
-  const resend = button('Resend Email');
-  expect(resend).toHaveAttribute('aria-busy', String(busy));
-  if (busy) expect(resend).toBeDisabled();
-  else expect(resend).toBeEnabled();
-};
-
-/** State value leaf (dotted, each parallel region separately) → what the page shows. */
-export const screens: Record<string, Screen> = {
-  'signedOut.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Affiliate Login');
-      expect(button('Login')).toBeEnabled();
-      noStatus('Signing in...');
-    },
-  },
-  'signedOut.signingIn': {
-    check: () => {
-      signedOutChrome();
-      heading('Affiliate Login');
-      status('Signing in...');
-      expect(button('Login')).toBeDisabled();
-    },
-  },
-  setupRequired: {
-    check: () => {
-      signedOutChrome();
-      heading('Two-Factor Authentication Required');
-      expect(button('Email Codes')).toBeEnabled();
-      expect(button('Authenticator App')).toBeEnabled();
-      expect(button('Back to Login')).toBeEnabled();
-    },
-  },
-  'totpSetup.settingUp': {
-    check: () => {
-      signedOutChrome();
-      status('Setting up 2FA');
-    },
-  },
-  'totpSetup.setupError': { check: retryError('Setup Error', false) },
-  'totpSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
-  'totpSetup.ready.qrCode.generating': {
-    check: () => {
-      status('Generating QR code...');
-      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
-    },
-  },
-  'totpSetup.ready.qrCode.shown': {
-    check: () => {
-      expect(screen.getByRole('img', { name: QR_CODE_LABEL })).toBeInTheDocument();
-      noStatus('Generating QR code...');
-    },
-  },
-  'totpSetup.ready.qrCode.failed': {
-    check: () => {
-      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
-      noStatus('Generating QR code...');
-    },
-    alerts: ['Failed to generate QR code'],
-  },
-  'totpSetup.ready.form.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Set Up Authenticator App');
-      expect(screen.getByText('Manual entry key')).toBeInTheDocument();
-      expect(button('Back')).toBeEnabled();
-      button('Confirm'); // enabled only once a code is typed
-    },
-  },
-  'totpSetup.ready.form.confirming': {
-    check: () => {
-      signedOutChrome();
-      heading('Set Up Authenticator App');
-      expect(button('Confirming...')).toBeDisabled();
-    },
-  },
-  'emailSetup.sending': {
-    check: () => {
-      signedOutChrome();
-      status('Setting up Email 2FA');
-    },
-  },
-  'emailSetup.setupError': { check: retryError('Setup Error', false) },
-  'emailSetup.retrying': { check: retryError('Setup Error', true), hidesError: retryingHidesError },
-  'emailSetup.ready.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      resendButton(false);
-      button('Confirm');
-    },
-  },
-  'emailSetup.ready.resending': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      resendButton(true);
-    },
-  },
-  'emailSetup.ready.confirming': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      expect(button('Confirming...')).toBeDisabled();
-    },
-  },
-  'totpVerification.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Enter 2FA Code');
-      noStatus('Verifying...');
-      expect(button('Back to Login')).toBeEnabled();
-    },
-  },
-  'totpVerification.verifying': {
-    check: () => {
-      signedOutChrome();
-      heading('Enter 2FA Code');
-      status('Verifying...');
-      expect(button('Verify')).toBeDisabled();
-    },
-  },
-  'emailVerification.sending': {
-    check: () => {
-      signedOutChrome();
-      status('Sending verification email...');
-    },
-  },
-  'emailVerification.sendError': { check: retryError('Email Error', false) },
-  'emailVerification.retrying': { check: retryError('Email Error', true), hidesError: retryingHidesError },
-  'emailVerification.ready.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      noStatus('Verifying...');
-      resendButton(false);
-    },
-  },
-  'emailVerification.ready.resending': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      resendButton(true);
-    },
-  },
-  'emailVerification.ready.verifying': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      status('Verifying...');
-      expect(button('Verify Code')).toBeDisabled();
-    },
-  },
-  'authenticated.active': {
-    check: () => {
-      expect(button('Logout')).toBeEnabled();
-      expect(screen.getByText('Portal content')).toBeInTheDocument();
-      noStatus('Restoring session...');
-    },
-  },
-  'authenticated.restoring': {
-    check: () => {
-      // The header offers Logout only once the session is usable (site-header.tsx).
-      noButton('Logout');
-      status('Restoring session...');
-      expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
-    },
-  },
-};
-
-/** The leaves of a state value, dotted: `totpSetup.ready.qrCode.shown`, `totpSetup.ready.form.idle`. */
-function leavesOf(value: StateValue, prefix = ''): string[] {
-  if (typeof value === 'string') return [`${prefix}${value}`];
-  return Object.entries(value).flatMap(([key, child]) => (child === undefined ? [] : leavesOf(child, `${prefix}${key}.`)));
-}
-
-/** The texts of the alerts on the page that say something (an empty live region says nothing). */
-const shownAlerts = () =>
-  screen
-    .queryAllByRole('alert')
-    .map((element) => element.textContent.trim())
-    .filter((text) => text !== '');
-
-const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
-const storedAccess = () => (JSON.parse(storedRecord() ?? 'null') as StoredToken | null)?.access ?? null;
-
-/** Waits until the page shows `snapshot`'s state: its screen, error line and stored token. */
-export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void> {
-  const label = stateLabel(snapshot);
-  const shown = leavesOf(snapshot.value as StateValue).map((leaf) => {
-    const entry = screens[leaf];
-    if (!entry) throw new Error(`No screen is known for the state ${leaf}`);
-    return entry;
-  });
-  const error = (snapshot.context as { error: string | null }).error;
-  const alerts = shown.flatMap((entry) => entry.alerts ?? []);
-  if (error && !shown.some((entry) => entry.hidesError)) alerts.push(error);
-  try {
-    await waitFor(
-      () => {
-        for (const entry of shown) entry.check();
-        expect(shownAlerts().sort()).toEqual(alerts.sort());
-        expect(storedRecord() === null, `auth_token is stored unless signed out`).toBe(snapshot.matches('signedOut'));
-      },
-      { timeout: SCREEN_TIMEOUT_MS },
-    );
-  } catch (failure) {
-    if (failure instanceof Error) failure.message = `The page does not show ${label}: ${failure.message}`;
-    throw failure;
-  }
-}
 
 // --- The calls behind the invokes ----------------------------------------------------------
 
-/** What each invoke calls: a path of the API (spec section 7), or the QR code loader. */
-const callOf: Record<AuthInvokeId, string> = {
+/** What each of the machine's actors calls: a path of the API, or the QR code loader. */
+const calls: Record<AuthCallName, string> = {
   login: 'token/',
   setupTotp: '2fa/totp/setup/',
-  retrySetupTotp: '2fa/totp/setup/',
   generateQrCode: 'qrcode.react',
   confirmTotp: '2fa/totp/confirm/',
   setupEmail: '2fa/email/setup/',
-  retrySetupEmail: '2fa/email/setup/',
-  resendSetupEmail: 'token/send-email/',
   confirmEmailSetup: '2fa/email/confirm_setup/',
   sendLoginEmail: 'token/send-email/',
-  retrySendLoginEmail: 'token/send-email/',
-  resendLoginEmail: 'token/send-email/',
   verifyTotp: 'token/verify/',
   verifyEmailCode: 'token/verify/',
 };
-const QR_LOADER = callOf.generateQrCode;
+/** What an invoke (by the id that names its outcomes) calls. */
+const callOf = (invokeId: string) => calls[actorOf(invokeId)];
+const QR_LOADER = calls.generateQrCode;
 const REFRESH_CALL = 'token/refresh/';
 
 type Outcome = ActorDoneEvent | ActorErrorEvent;
 
 const isOutcome = (event: EventObject): event is Outcome =>
   event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
-const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '') as AuthInvokeId;
+const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '');
 const isDone = (event: Outcome): event is ActorDoneEvent => event.type.startsWith('xstate.done.actor.');
 
 /** How a failure is brought about. */
@@ -332,18 +81,20 @@ type Fault =
   /** The QR code library cannot be loaded. */
   | { kind: 'loaderRejects' };
 
-const codeInvokes = new Set<AuthInvokeId>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
+/** The actors that send a typed code: the server refuses a wrong one with a 400. */
+const codeActors = new Set<AuthCallName>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
 
 function faultOf(outcome: ActorErrorEvent): Fault {
   const id = invokeIdOf(outcome);
+  const actor = actorOf(id);
   const { error } = outcome;
-  if (id === 'generateQrCode') return { kind: 'loaderRejects' };
+  if (actor === 'generateQrCode') return { kind: 'loaderRejects' };
   if (error instanceof ApiError) {
     if (error.kind === 'network') return { kind: 'network' };
     if (error.status !== null && error.status >= 500) return { kind: 'status', status: error.status };
     // token/ is called without a token: its 401 is a wrong password.
-    if (error.status === 401) return id === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
-    if (error.status === 400 && codeInvokes.has(id)) return { kind: 'refusedInput' };
+    if (error.status === 401) return actor === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
+    if (error.status === 400 && codeActors.has(actor)) return { kind: 'refusedInput' };
   }
   throw new Error(`No real way to make ${id} fail with ${String(error)}`);
 }
@@ -388,33 +139,6 @@ async function refusedTotp(server: TestServer, secret: string): Promise<string> 
 }
 
 // --- The driver -------------------------------------------------------------------------------
-
-/** The code screens: the field, the button, and the invoke a code sent from there starts. */
-const codeForms = [
-  { state: 'totpSetup', field: 'Authentication Code', submit: 'Confirm', invoke: 'confirmTotp' },
-  { state: 'emailSetup', field: 'Email Verification Code', submit: 'Confirm', invoke: 'confirmEmailSetup' },
-  { state: 'totpVerification', field: 'Authentication Code', submit: 'Verify', invoke: 'verifyTotp' },
-  { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code', invoke: 'verifyEmailCode' },
-] as const;
-
-/** The control that sends BACK on each screen that has one. */
-const backControls: [StateValue, string][] = [
-  [{ totpSetup: 'setupError' }, 'Back'],
-  [{ totpSetup: 'retrying' }, 'Back'],
-  [{ totpSetup: 'ready' }, 'Back'],
-  [{ emailSetup: 'setupError' }, 'Back'],
-  [{ emailSetup: 'retrying' }, 'Back'],
-  [{ emailSetup: 'ready' }, 'Back'],
-  [{ emailVerification: 'sendError' }, 'Back'],
-  [{ emailVerification: 'retrying' }, 'Back'],
-];
-/** The control that sends LOGOUT on each screen that has one. */
-const logoutControls: [StateValue, string][] = [
-  ['setupRequired', 'Back to Login'],
-  ['totpVerification', 'Back to Login'],
-  [{ emailVerification: 'ready' }, 'Back to Login'],
-  [{ authenticated: 'active' }, 'Logout'],
-];
 
 const fixtureByMethod: Record<string, FixtureUserName> = { totp: 'parent', email: 'child', none: 'fresh' };
 
@@ -476,23 +200,23 @@ export function startAuthDriver(): AuthDriver {
   function holdCalls(steps: MachinePath['steps'], index: number) {
     for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
       const snapshot = steps[at]!.state;
-      for (const node of snapshot._nodes) {
-        for (const invoke of node.invoke) if (invoke.id in callOf) hold(callOf[invoke.id as AuthInvokeId]);
-      }
+      for (const invoke of invokesOf(snapshot)) if (invoke.src in calls) hold(calls[invoke.src as AuthCallName]);
       // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
       if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
     }
   }
 
-  /** The outcome steps right after `steps[index]`: what the calls it starts will answer. */
-  function outcomesAfter(steps: MachinePath['steps'], index: number): Outcome[] {
-    const outcomes: Outcome[] = [];
+  /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
+  function startedOutcome(steps: MachinePath['steps'], index: number): Outcome | undefined {
+    const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
+    const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
+    for (const id of before) started.delete(id);
     for (let at = index + 1; at < steps.length; at += 1) {
       const { event } = steps[at]!;
-      if (!isOutcome(event)) break;
-      outcomes.push(event);
+      if (!isOutcome(event)) return undefined;
+      if (started.has(invokeIdOf(event))) return event;
     }
-    return outcomes;
+    return undefined;
   }
 
   /**
@@ -501,16 +225,16 @@ export function startAuthDriver(): AuthDriver {
    * call (for a code, after the user typed it, which the server then never gets to check).
    */
   function settle(outcome: Outcome) {
-    const id = invokeIdOf(outcome);
+    const call = callOf(invokeIdOf(outcome));
     const fault = isDone(outcome) ? null : faultOf(outcome);
-    if (id === 'generateQrCode') {
+    if (call === QR_LOADER) {
       qrCode.settle(fault === null);
       return;
     }
-    if (fault?.kind === 'network') steer.failNext(callOf[id]);
-    if (fault?.kind === 'status') steer.failNext(callOf[id], { status: fault.status });
+    if (fault?.kind === 'network') steer.failNext(call);
+    if (fault?.kind === 'status') steer.failNext(call, { status: fault.status });
     if (fault?.kind === 'expiredToken') server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
-    release(callOf[id]);
+    release(call);
   }
 
   async function click(name: string) {
@@ -525,8 +249,7 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function submitLogin(ahead: Outcome[]) {
-    const outcome = ahead.find((event) => invokeIdOf(event) === 'login');
+  async function submitLogin(outcome: Outcome | undefined) {
     let account = users.parent;
     let password = account.password;
     if (outcome && isDone(outcome)) {
@@ -537,7 +260,7 @@ export function startAuthDriver(): AuthDriver {
       password = `${account.password}-wrong`;
     }
     signedIn = account;
-    // What a previous attempt left in the form stays there (spec section 5): type over it.
+    // What a previous attempt left in the form stays there: type over it.
     await user.clear(screen.getByLabelText('Email or Username'));
     await user.type(screen.getByLabelText('Email or Username'), account.username);
     await user.clear(screen.getByLabelText('Password'));
@@ -563,7 +286,7 @@ export function startAuthDriver(): AuthDriver {
     return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
   }
 
-  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, ahead: Outcome[]) {
+  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
     const form = codeForms.find((candidate) => from.matches(candidate.state));
     if (!form) throw new Error(`${event.type} sent from ${stateLabel(from)}, which has no code field`);
     const field = screen.getByLabelText(form.field);
@@ -573,7 +296,6 @@ export function startAuthDriver(): AuthDriver {
       await user.type(field, '{Enter}');
       return;
     }
-    const outcome = ahead.find((candidate) => invokeIdOf(candidate) === form.invoke);
     const refused = outcome && !isDone(outcome) && faultOf(outcome).kind === 'refusedInput';
     // A code refused for an expired token (401) is the right one: only the token is at fault.
     await user.type(field, refused ? await wrongCode(form) : await rightCode(form));
@@ -596,7 +318,7 @@ export function startAuthDriver(): AuthDriver {
 
   async function leave(event: { type: 'BACK' | 'LOGOUT' }, from: AnyMachineSnapshot) {
     const controls = event.type === 'BACK' ? backControls : logoutControls;
-    const control = controls.find(([state]) => from.matches(state))?.[1];
+    const control = controls.find(([shows]) => shows(from as AuthSnapshot))?.[1];
     if (control) {
       await click(control);
       return;
@@ -692,10 +414,10 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function perform(event: AuthEvent, from: AnyMachineSnapshot, ahead: Outcome[]) {
+  async function perform(event: AuthEvent, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
     switch (event.type) {
       case 'LOGIN.SUBMIT':
-        return submitLogin(ahead);
+        return submitLogin(outcome);
       case 'SETUP.CHOOSE_APP':
         return click('Authenticator App');
       case 'SETUP.CHOOSE_EMAIL':
@@ -707,7 +429,7 @@ export function startAuthDriver(): AuthDriver {
         return click('Resend Email');
       case 'CODE.CONFIRM':
       case 'CODE.VERIFY':
-        return enterCode(event, from, ahead);
+        return enterCode(event, from, outcome);
       case 'BACK':
       case 'LOGOUT':
         return leave(event, from);
@@ -733,7 +455,7 @@ export function startAuthDriver(): AuthDriver {
             settle(event);
           } else {
             holdCalls(steps, index);
-            await perform(event as AuthEvent, from, outcomesAfter(steps, index));
+            await perform(event as AuthEvent, from, startedOutcome(steps, index));
           }
           await expectScreenOf(state);
         }

@@ -2,44 +2,38 @@
 // generated from the real machine (machines/auth.ts). `npm run paths` prints them; the
 // model-based suite turns each into a test, so both use exactly these.
 //   User events        what the screens send (typed codes, choices, Back, Logout)
-//   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke id,
-//                      with answers shaped as the reference server gives them
+//   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke the
+//                      machine has, from the samples of the actor it runs (answers shaped as the
+//                      reference server gives them, typed by the machine's actor signatures)
 //   Session events     another tab's storage change, and what the token refresh child says
-import type { EventObject } from 'xstate';
+import type { EventObject, OutputFrom } from 'xstate';
 import { authMachine, type AuthEvent } from '../../machines/auth.ts';
+import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
 import { expiresIn, makeTokenPair, partialClaims, verifiedClaims } from '../utils/tokens.ts';
+import { invokesOf } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
-/** The invoke ids of the auth machine, each with an outcome event pair below. */
-export const authInvokeIds = [
-  'login',
-  'setupTotp',
-  'retrySetupTotp',
-  'generateQrCode',
-  'confirmTotp',
-  'setupEmail',
-  'retrySetupEmail',
-  'resendSetupEmail',
-  'confirmEmailSetup',
-  'sendLoginEmail',
-  'retrySendLoginEmail',
-  'resendLoginEmail',
-  'verifyTotp',
-  'verifyEmailCode',
-] as const;
-export type AuthInvokeId = (typeof authInvokeIds)[number];
+/** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
+export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh') as { id: string; src: AuthCallName }[];
+
+/** The actor an invoke id runs. */
+export function actorOf(invokeId: string): AuthCallName {
+  const call = authCalls.find((candidate) => candidate.id === invokeId);
+  if (!call) throw new Error(`The auth machine has no invoke ${invokeId}`);
+  return call.src;
+}
 
 /** An invoked actor's answer, as the machine receives it. */
 export interface ActorDoneEvent<TOutput = unknown> extends EventObject {
-  type: `xstate.done.actor.${AuthInvokeId}`;
+  type: `xstate.done.actor.${string}`;
   output: TOutput;
 }
 /** An invoked actor's failure, as the machine receives it. */
 export interface ActorErrorEvent extends EventObject {
-  type: `xstate.error.actor.${AuthInvokeId}`;
+  type: `xstate.error.actor.${string}`;
   error: unknown;
 }
 export type AuthModelEvent = AuthEvent | ActorDoneEvent | ActorErrorEvent;
@@ -77,13 +71,11 @@ export function authSampleTokens(now: number = Date.now()) {
 
 const httpError = (text: string, status: number) => new ApiError(text, 'http', status);
 
-const done = <TOutput>(id: AuthInvokeId, output: TOutput, note: string): ActorDoneEvent<TOutput> =>
-  noted({ type: `xstate.done.actor.${id}`, output }, `output: ${note}`);
-const failed = (id: AuthInvokeId, error: Error): ActorErrorEvent =>
-  noted(
-    { type: `xstate.error.actor.${id}`, error },
-    `error: ${error instanceof ApiError && error.status !== null ? `${error.status} ` : ''}'${error.message}'`,
-  );
+/** What an actor answers: its outputs, each with a note for the printed paths, and its failures. */
+type Samples = { [K in AuthCallName]: { outputs: [OutputFrom<AuthActors[K]>, string][]; errors: Error[] } };
+
+const errorNote = (error: Error) =>
+  `error: ${error instanceof ApiError && error.status !== null ? `${error.status} ` : ''}'${error.message}'`;
 
 /** Every event of the model, `now` deciding which sample tokens are expired. */
 export function authEvents(now: number = Date.now()): AuthModelEvent[] {
@@ -96,76 +88,71 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
   /** A 2FA step's 401: the partial token expired or was revoked. */
   const unauthorized = (text: string) => httpError(text, 401);
   const storage = (token: StoredToken | null, note: string): AuthEvent => noted({ type: 'STORAGE.CHANGED', token }, note);
+  const samples: Samples = {
+    login: {
+      outputs: [
+        [tokens.partialTotp, 'partial token, 2fa_method totp'],
+        [tokens.partialEmail, 'partial token, 2fa_method email'],
+        [tokens.partialNone, 'partial token, no 2fa_method'],
+      ],
+      // token/ is called without a token: its 401 means rejected credentials, not an expired session.
+      errors: [httpError(messages.login.rejected, 401), new ApiError(messages.login.failed, 'network')],
+    },
+    setupTotp: {
+      outputs: [[totpSetup, 'device_id and qr_url']],
+      errors: [httpError(messages.httpStatus(500), 500), unauthorized(messages.httpStatus(401))],
+    },
+    generateQrCode: { outputs: [[undefined, 'QR code drawn']], errors: [new Error('Failed to generate QR code')] },
+    confirmTotp: {
+      outputs: [[tokens.setUpTotp, 'verified token, 2fa_method totp']],
+      errors: [httpError(messages.httpStatus(400), 400), unauthorized(messages.httpStatus(401))],
+    },
+    setupEmail: {
+      outputs: [[emailSetup, 'device_id and email']],
+      errors: [httpError(messages.httpStatus(500), 500), unauthorized(messages.httpStatus(401))],
+    },
+    confirmEmailSetup: {
+      outputs: [[tokens.setUpEmail, 'verified token, 2fa_method email']],
+      errors: [httpError(messages.httpStatus(400), 400), unauthorized(messages.httpStatus(401))],
+    },
+    // token/send-email/: the login code, and a new code when resent (during set-up, for the same device).
+    sendLoginEmail: {
+      outputs: [[undefined, 'code sent']],
+      errors: [httpError(messages.sendEmail.status(500), 500), unauthorized(messages.sendEmail.status(401))],
+    },
+    verifyTotp: {
+      outputs: [[tokens.verifiedTotp, 'verified token, 2fa_method totp']],
+      errors: [httpError(messages.totpCode.rejected, 400), unauthorized(messages.totpCode.rejected)],
+    },
+    verifyEmailCode: {
+      outputs: [[tokens.verifiedEmail, 'verified token, 2fa_method email']],
+      errors: [httpError(messages.emailCode.rejected, 400), unauthorized(messages.emailCode.rejected)],
+    },
+  };
+  /** Each invoke's outcomes: an answer or a failure of the actor it runs. */
+  const outcomes = authCalls.flatMap(({ id, src }): AuthModelEvent[] => [
+    ...samples[src].outputs.map(([output, note]) => noted({ type: `xstate.done.actor.${id}` as const, output }, `output: ${note}`)),
+    ...samples[src].errors.map((error) => noted({ type: `xstate.error.actor.${id}` as const, error }, errorNote(error))),
+  ]);
 
   return [
-    // The credentials form.
+    // The screens.
     noted({ type: 'LOGIN.SUBMIT', username: 'parent', password: 'parent-password-1' }, 'credentials typed'),
-    done('login', tokens.partialTotp, 'partial token, 2fa_method totp'),
-    done('login', tokens.partialEmail, 'partial token, 2fa_method email'),
-    done('login', tokens.partialNone, 'partial token, no 2fa_method'),
-    // token/ is called without a token: its 401 means rejected credentials, not an expired session.
-    failed('login', httpError(messages.login.rejected, 401)),
-    failed('login', new ApiError(messages.login.failed, 'network')),
-
-    // 2FA setup required, then the authenticator app.
     { type: 'SETUP.CHOOSE_APP' },
     { type: 'SETUP.CHOOSE_EMAIL' },
     { type: 'SETUP.RETRY' },
-    done('setupTotp', totpSetup, 'device_id and qr_url'),
-    failed('setupTotp', httpError(messages.httpStatus(500), 500)),
-    failed('setupTotp', unauthorized(messages.httpStatus(401))),
-    done('retrySetupTotp', totpSetup, 'device_id and qr_url'),
-    failed('retrySetupTotp', httpError(messages.httpStatus(500), 500)),
-    failed('retrySetupTotp', unauthorized(messages.httpStatus(401))),
-    done('generateQrCode', undefined, 'QR code drawn'),
-    failed('generateQrCode', new Error('Failed to generate QR code')),
     { type: 'CODE.CONFIRM', code: '123456' },
     { type: 'CODE.CONFIRM', code: '' },
-    done('confirmTotp', tokens.setUpTotp, 'verified token, 2fa_method totp'),
-    failed('confirmTotp', httpError(messages.httpStatus(400), 400)),
-    failed('confirmTotp', unauthorized(messages.httpStatus(401))),
-
-    // E-mail codes set-up.
     { type: 'EMAIL.RESEND' },
-    done('setupEmail', emailSetup, 'device_id and email'),
-    failed('setupEmail', httpError(messages.httpStatus(500), 500)),
-    failed('setupEmail', unauthorized(messages.httpStatus(401))),
-    done('retrySetupEmail', emailSetup, 'device_id and email'),
-    failed('retrySetupEmail', httpError(messages.httpStatus(500), 500)),
-    failed('retrySetupEmail', unauthorized(messages.httpStatus(401))),
-    // Resend during set-up is token/send-email/ (a new code for the same device).
-    done('resendSetupEmail', undefined, 'code sent'),
-    failed('resendSetupEmail', httpError(messages.sendEmail.status(500), 500)),
-    failed('resendSetupEmail', unauthorized(messages.sendEmail.status(401))),
-    done('confirmEmailSetup', tokens.setUpEmail, 'verified token, 2fa_method email'),
-    failed('confirmEmailSetup', httpError(messages.httpStatus(400), 400)),
-    failed('confirmEmailSetup', unauthorized(messages.httpStatus(401))),
-
-    // The code screens of a configured second factor.
     { type: 'CODE.VERIFY', code: '123456' },
     { type: 'CODE.VERIFY', code: '' },
     { type: 'EMAIL.RETRY' },
-    done('sendLoginEmail', undefined, 'code sent'),
-    failed('sendLoginEmail', httpError(messages.sendEmail.status(500), 500)),
-    failed('sendLoginEmail', unauthorized(messages.sendEmail.status(401))),
-    done('retrySendLoginEmail', undefined, 'code sent'),
-    failed('retrySendLoginEmail', httpError(messages.sendEmail.status(500), 500)),
-    failed('retrySendLoginEmail', unauthorized(messages.sendEmail.status(401))),
-    done('resendLoginEmail', undefined, 'code sent'),
-    failed('resendLoginEmail', httpError(messages.sendEmail.status(500), 500)),
-    failed('resendLoginEmail', unauthorized(messages.sendEmail.status(401))),
-    done('verifyTotp', tokens.verifiedTotp, 'verified token, 2fa_method totp'),
-    failed('verifyTotp', httpError(messages.totpCode.rejected, 400)),
-    failed('verifyTotp', unauthorized(messages.totpCode.rejected)),
-    done('verifyEmailCode', tokens.verifiedEmail, 'verified token, 2fa_method email'),
-    failed('verifyEmailCode', httpError(messages.emailCode.rejected, 400)),
-    failed('verifyEmailCode', unauthorized(messages.emailCode.rejected)),
-
-    // Anywhere.
     { type: 'BACK' },
     { type: 'LOGOUT' },
+    // What the calls answer.
+    ...outcomes,
+    // Another tab.
     storage(null, 'another tab cleared the token'),
-
     // A verified session: what the token refresh child and the API client say.
     { type: 'REFRESH.REQUEST' },
     noted({ type: 'TOKEN.REFRESHED', tokens: tokens.refreshed }, 'new access token'),

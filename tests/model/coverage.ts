@@ -4,12 +4,15 @@
 // eventless transitions and the transient states they leave (routing, checking) count too.
 import {
   createEmptyActor,
+  getNextTransitions,
+  getStateNodes as getActiveStateNodes,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
   type AnyTransitionDefinition,
   type EventObject,
   type InspectionEvent,
+  type StateValue,
 } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 
@@ -59,6 +62,32 @@ export interface Coverage {
 /** Every state node of the machine, the root excluded, in document order. */
 export function stateNodesOf(machine: AnyStateMachine): AnyStateNode[] {
   return getStateNodes(machine.root);
+}
+
+/** The state nodes a snapshot is in, the root included. */
+export function activeStateNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
+  return [...new Set(getActiveStateNodes(snapshot.machine.root, snapshot.value as StateValue))];
+}
+
+/** The event types the active state nodes have transitions for, whatever their guards say. */
+export function handledEventTypes(snapshot: AnyMachineSnapshot): Set<string> {
+  return new Set(getNextTransitions(snapshot).map((transition) => transition.eventType as string));
+}
+
+/** An invoke of the machine: its id (which names its outcome events) and the actor it runs. */
+export interface InvokeInfo {
+  id: string;
+  src: string;
+}
+
+/** The invokes of the machine, once per id, in document order; of the active state nodes when a snapshot is given. */
+export function invokesOf(source: AnyStateMachine | AnyMachineSnapshot): InvokeInfo[] {
+  const nodes = 'root' in source ? stateNodesOf(source) : activeStateNodes(source);
+  const byId = new Map<string, InvokeInfo>();
+  for (const invoke of nodes.flatMap((node) => node.invoke)) {
+    if (!byId.has(invoke.id)) byId.set(invoke.id, { id: invoke.id, src: typeof invoke.src === 'string' ? invoke.src : invoke.id });
+  }
+  return [...byId.values()];
 }
 
 /** A guard as the chart reads: `isCodeBlank`, `!hasDeviceId`, `isStorageCleared && needsEmailCode`. */
@@ -140,7 +169,7 @@ function recordingScope(visit: Visit): MachineScope {
   self.system.inspect((event: InspectionEvent) => {
     // Invoked children live in the same system: their microsteps are not this machine's.
     if (event.type !== '@xstate.microstep' || event.actorRef !== self) return;
-    for (const node of (event.snapshot as AnyMachineSnapshot)._nodes) visit.stateNodes.add(node.id);
+    for (const node of activeStateNodes(event.snapshot as AnyMachineSnapshot)) visit.stateNodes.add(node.id);
     for (const transition of event._transitions) {
       visit.stateNodes.add(transition.source.id);
       visit.transitions.add(transitionKey(transition));
@@ -160,7 +189,7 @@ function recordingScope(visit: Visit): MachineScope {
 }
 
 function addActive(visit: Visit, snapshot: AnyMachineSnapshot): void {
-  for (const node of snapshot._nodes) visit.stateNodes.add(node.id);
+  for (const node of activeStateNodes(snapshot)) visit.stateNodes.add(node.id);
 }
 
 /** The initial snapshot for `input`, and what reaching it visited. */

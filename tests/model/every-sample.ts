@@ -7,11 +7,11 @@
 // which must change nothing).
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { getShortestPaths, serializeSnapshot } from 'xstate/graph';
-import { recordStep, type MachinePath } from './coverage.ts';
+import { handledEventTypes, recordStep, type MachinePath } from './coverage.ts';
 import { serializeEvent, traversalOptions, type ModelPaths } from './paths.ts';
 
 const handles = (snapshot: AnyMachineSnapshot, event: EventObject) =>
-  snapshot.status === 'active' && snapshot._nodes.some((node) => node.transitions.has(event.type));
+  snapshot.status === 'active' && handledEventTypes(snapshot).has(event.type);
 
 /** How much sending `event` in `snapshot` does: 2 a new state node, 1 a new context, 0 nothing. */
 function effect(before: AnyMachineSnapshot, after: AnyMachineSnapshot): number {

@@ -1,6 +1,6 @@
 // Drives one generated path of the invite registration machine (tests/model/invite-paths.ts)
 // through the real invite page, in a real session, talking to the reference server in process.
-// Each event of the path becomes something real (style.md, "Model-based tests"):
+// Each event of the path becomes something real:
 //   REGISTRATION.SUBMIT   the user types the form and presses Create Account
 //   INVITE.RETRY          the user presses Retry after a failed lookup
 //   lookupInvite          GET affiliates/invites/{id}/: the fixtures' valid invite for a done; an
@@ -25,7 +25,7 @@ import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
 import InvitePage from '../../src/features/invite/invite-page.tsx';
 import { addFixtures, createTestServer, type Fixtures } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer } from '../utils/render-session.tsx';
-import type { MachinePath } from './coverage.ts';
+import { invokesOf, type MachinePath } from './coverage.ts';
 import type { InviteInvokeId, InviteOutcome } from './invite-paths.ts';
 import { stateLabel } from './paths.ts';
 
@@ -149,9 +149,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
   /** Holds every call the states from `steps[index]` up to the next user event start. */
   function holdCalls(steps: MachinePath['steps'], index: number) {
     for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
-      for (const node of steps[at]!.state._nodes) {
-        for (const invoke of node.invoke) hold(callOf(invoke.id as InviteInvokeId));
-      }
+      for (const invoke of invokesOf(steps[at]!.state)) hold(callOf(invoke.id as InviteInvokeId));
     }
   }
 
@@ -181,7 +179,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     const form = formFor(event, ahead);
     for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
       const input = screen.getByLabelText(label);
-      // What a previous attempt left in the form stays there (spec section 5): type over it.
+      // What a previous attempt left in the form stays there: type over it.
       await user.clear(input);
       if (form[field] !== '') await user.type(input, form[field]);
     }

@@ -1,4 +1,4 @@
-// Path generation on the real machines (style.md, "Model-based tests"). xstate/graph explores a
+// Path generation on the real machines, which are the models themselves. xstate/graph explores a
 // machine by sending it the model's events (user events with sample payloads, the outcomes of its
 // invoked actors, its delays) and tells states apart by their serialized value and context.
 // getShortestPaths gives the shortest path to every such state; from those, a path is kept when
@@ -17,6 +17,7 @@ import {
 } from 'xstate/graph';
 import {
   emptyVisit,
+  handledEventTypes,
   formatCoverage,
   measureCoverage,
   mergeVisit,
@@ -120,7 +121,7 @@ export function pathTitle(path: MachinePath): string {
 function handledEvents(events: readonly EventObject[]) {
   return (snapshot: AnyMachineSnapshot): EventObject[] => {
     if (snapshot.status !== 'active') return [];
-    const handled = new Set(snapshot._nodes.flatMap((node) => [...node.transitions.keys()]));
+    const handled = handledEventTypes(snapshot);
     return events.filter((event) => handled.has(event.type));
   };
 }

@@ -2,8 +2,8 @@
 // one is selected), and Logout once signed in.
 import { lazy, Suspense } from 'react';
 import { useRoute } from 'wouter';
+import { selectClaims } from '../../../machines/auth.ts';
 import { env } from '../../config/env.ts';
-import { readClaims } from '../../domain/auth-token.ts';
 import { useAuthSelector, useSession } from '../session-context.tsx';
 
 const ViewAsAffiliate = lazy(() => import('./view-as-affiliate.tsx'));
@@ -19,10 +19,7 @@ export function SiteHeader() {
   const [onAffiliatePage, params] = useRoute('/affiliate/:affiliateId');
   const affiliateId = onAffiliatePage ? params.affiliateId : null;
   const signedIn = useAuthSelector((snapshot) => snapshot.matches({ authenticated: 'active' }));
-  const isSuperuser = useAuthSelector((snapshot) => {
-    const access = snapshot.context.token?.access;
-    return access ? readClaims(access)?.is_superuser === true : false;
-  });
+  const isSuperuser = useAuthSelector((snapshot) => selectClaims(snapshot)?.is_superuser === true);
   return (
     <header className="app-header">
       <div className="container app-header__inner">

@@ -3,12 +3,8 @@
 // keyboard and screen-reader users start at the top of the new screen (a field that asks for
 // focus itself, such as a code input, still gets it).
 import type { ReactNode } from 'react';
+import { focusIfLost } from '../../components/focus-if-lost.ts';
 import './auth.css';
-
-function focusIfLost(heading: HTMLHeadingElement | null) {
-  const active = heading?.ownerDocument.activeElement;
-  if (heading && (!active || active === heading.ownerDocument.body)) heading.focus();
-}
 
 export function AuthCard({ title, children }: { title?: string; children: ReactNode }) {
   return (

@@ -1,7 +1,8 @@
-// E-mail 2FA setup (spec section 2): 'Setting up Email 2FA' while the setup call sends the
-// confirmation e-mail, 'Setup Error' if it fails, then 'Confirm Email 2FA Setup' with the address
-// it went to, the code input, Back, 'Resend Email' and Confirm.
+// E-mail 2FA setup: 'Setting up Email 2FA' while the setup call sends the confirmation e-mail,
+// 'Setup Error' if it fails ('Retrying...' while Retry runs), then 'Confirm Email 2FA Setup' with
+// the address it went to, the code input, Back, 'Resend Email' and Confirm.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -11,16 +12,8 @@ import { ResentNote } from './resent-note.tsx';
 import { SetupError } from './setup-error.tsx';
 
 export function EmailSetupScreen() {
-  const phase = useAuthSelector((snapshot) =>
-    snapshot.matches({ emailSetup: 'ready' })
-      ? 'ready'
-      : snapshot.matches({ emailSetup: 'setupError' })
-        ? 'setupError'
-        : snapshot.matches({ emailSetup: 'retrying' })
-          ? 'retrying'
-          : 'sending',
-  );
-  if (phase === 'sending') {
+  const phase = useAuthSelector(selectSetupPhase);
+  if (phase === 'starting') {
     return (
       <AuthCard>
         <Spinner label="Setting up Email 2FA" />

@@ -1,8 +1,9 @@
-// E-mail login verification (spec section 2): the code e-mail is sent on arrival ('Sending
-// verification email...'); if that fails, 'Email Error' with Back and Retry; then 'Check Your
-// Email' with the code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only
-// with exactly 6 characters, spec section 5).
+// E-mail login verification: the code e-mail is sent on arrival ('Sending verification
+// email...'); if that fails, 'Email Error' with Back and Retry; then 'Check Your Email' with the
+// code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only with exactly 6
+// characters).
 import { useId, useState, type FormEvent } from 'react';
+import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -12,16 +13,8 @@ import { ResentNote } from './resent-note.tsx';
 import { RetryError } from './setup-error.tsx';
 
 export function EmailVerificationScreen() {
-  const phase = useAuthSelector((snapshot) =>
-    snapshot.matches({ emailVerification: 'ready' })
-      ? 'ready'
-      : snapshot.matches({ emailVerification: 'sendError' })
-        ? 'sendError'
-        : snapshot.matches({ emailVerification: 'retrying' })
-          ? 'retrying'
-          : 'sending',
-  );
-  if (phase === 'sending') {
+  const phase = useAuthSelector(selectSetupPhase);
+  if (phase === 'starting') {
     return (
       <AuthCard>
         <Spinner label="Sending verification email..." />

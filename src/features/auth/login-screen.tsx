@@ -1,9 +1,10 @@
-// The login screen (spec section 2): 'Email or Username', 'Password', Login, the error line, and
-// 'Signing in...' while the password is checked. No client-side field checks (spec section 5):
-// whatever is typed goes to the server, and stays in the form after an error.
+// The login screen: 'Email or Username', 'Password', Login, the error line, and 'Signing in...'
+// while the password is checked. No client-side field checks: whatever is typed goes to the
+// server, and stays in the form after an error.
 // The page may have shown this form before the app ran (prerendered into index.html): what was
 // typed into it meanwhile is taken over, and a Login pressed meanwhile is sent once the app runs.
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -14,7 +15,7 @@ import { codeScreens } from './code-screens.ts';
 
 export function LoginScreen() {
   const { auth } = useSession();
-  const signingIn = useAuthSelector((snapshot) => snapshot.matches({ signedOut: 'signingIn' }));
+  const signingIn = useAuthSelector(selectIsPending);
   const canSubmit = useAuthSelector((snapshot) => snapshot.can({ type: 'LOGIN.SUBMIT', username: '', password: '' }));
   const error = useAuthSelector((snapshot) => snapshot.context.error);
   const [username, setUsername] = useState('');

@@ -1,8 +1,9 @@
-// Authenticator setup (spec section 2): 'Setting up 2FA' while the setup call runs, 'Setup Error'
+// Authenticator setup: 'Setting up 2FA' while the setup call runs, 'Setup Error'
 // if it fails, then the QR code, the manual-entry key (the qr_url's secret), the code input and
 // Back / Confirm ('Confirming...' while pending; disabled while the code is blank, though Enter
 // in a blank field still asks the machine, which answers 'Please enter a token').
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -13,16 +14,8 @@ import { QrCode } from './qr-code-image.tsx';
 import { SetupError } from './setup-error.tsx';
 
 export function TotpSetupScreen() {
-  const phase = useAuthSelector((snapshot) =>
-    snapshot.matches({ totpSetup: 'ready' })
-      ? 'ready'
-      : snapshot.matches({ totpSetup: 'setupError' })
-        ? 'setupError'
-        : snapshot.matches({ totpSetup: 'retrying' })
-          ? 'retrying'
-          : 'settingUp',
-  );
-  if (phase === 'settingUp') {
+  const phase = useAuthSelector(selectSetupPhase);
+  if (phase === 'starting') {
     return (
       <AuthCard>
         <Spinner label="Setting up 2FA" />

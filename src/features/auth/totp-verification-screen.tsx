@@ -1,6 +1,7 @@
-// TOTP login verification (spec section 2): 'Enter 2FA Code', the 'Authentication Code' input,
+// TOTP login verification: 'Enter 2FA Code', the 'Authentication Code' input,
 // 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
 import { useId, useState, type FormEvent } from 'react';
+import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -10,7 +11,7 @@ import { AuthCard } from './auth-card.tsx';
 export function TotpVerificationScreen() {
   const { auth } = useSession();
   const error = useAuthSelector((snapshot) => snapshot.context.error);
-  const verifying = useAuthSelector((snapshot) => snapshot.matches({ totpVerification: 'verifying' }));
+  const verifying = useAuthSelector(selectIsPending);
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
   const errorId = useId();

@@ -7,6 +7,7 @@ import { useMachine, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { useLocation } from 'wouter';
+import { selectClaims } from '../../../machines/auth.ts';
 import { selectChartMode } from '../../../machines/chart-mode.ts';
 import { dashboardMachine } from '../../../machines/dashboard.ts';
 import { selectDateMode } from '../../../machines/date-range.ts';
@@ -15,7 +16,6 @@ import { useApiScope, useAuthSelector, useSession } from '../../app/session-cont
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
-import { readClaims } from '../../domain/auth-token.ts';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
@@ -66,10 +66,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const affiliates = useDashboardAffiliates(data, scope.impersonated);
   const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
   const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated);
-  const claimedAffiliate = useAuthSelector((s) => {
-    const access = s.context.token?.access;
-    return (access ? readClaims(access)?.affiliate_id : null) ?? null;
-  });
+  const claimedAffiliate = useAuthSelector((s) => selectClaims(s)?.affiliate_id ?? null);
 
   const request = useMemo<ViewRequest | null>(() => {
     if (!affiliates.data || !events.data || !fees.data) return null;

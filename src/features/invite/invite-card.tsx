@@ -2,12 +2,8 @@
 // replaces another (validating -> form), the new heading takes focus if nothing else has it, so
 // keyboard and screen-reader users start at the top of the new screen.
 import type { ReactNode } from 'react';
+import { focusIfLost } from '../../components/focus-if-lost.ts';
 import './invite.css';
-
-function focusIfLost(heading: HTMLHeadingElement | null) {
-  const active = heading?.ownerDocument.activeElement;
-  if (heading && (!active || active === heading.ownerDocument.body)) heading.focus();
-}
 
 export function InviteCard({ title, children }: { title?: ReactNode; children: ReactNode }) {
   return (
