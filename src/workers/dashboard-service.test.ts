@@ -131,6 +131,23 @@ describe('calls the main thread made before the worker could', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('takes an answer whose body comes as a stream, read as it arrives', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    service.expect({ url, token: context.token });
+    const loading = service.load({ ...context, list: 'payment_events', ...query });
+    const bytes = new Uint8Array(body());
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 50_000) controller.enqueue(bytes.slice(at, at + 50_000));
+        controller.close();
+      },
+    });
+    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: stream });
+    expect(unwrap(await loading).count).toBe(data.events.length);
+    expect(calls).toEqual([]);
+  });
+
   it('asks the API itself for a call with another token', async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });

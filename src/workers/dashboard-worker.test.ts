@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
+import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
 import type { Expected } from './dashboard-start.ts';
 
 /** What the page's worker was told: the calls made for it, with the token they went out with. */
@@ -53,6 +54,11 @@ describe("the dashboard's start for a stored session, before the app runs", () =
     told = [];
     await pageLoad('/affiliate/AFF-101', JSON.stringify(session));
     expect(paths()).toHaveLength(3);
+  });
+
+  it("reads the session's own storage key", async () => {
+    const { STORED_TOKEN_KEY } = await pageLoad('/', null);
+    expect(STORED_TOKEN_KEY).toBe(TOKEN_STORAGE_KEY);
   });
 
   it('starts nothing on other routes, without a stored session, or for a record that is not one', async () => {
