@@ -11,6 +11,7 @@ import { Hono, type Handler } from 'hono';
 import { generate } from 'otplib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding, compressAnswers } from './compression.ts';
+import { jsonListAnswer } from './json-list.ts';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 
@@ -348,5 +349,58 @@ describe('compressAnswers', () => {
       if (name === 'encoded') expect(Buffer.from(await answer.arrayBuffer()).equals(gzipped)).toBe(true);
       if (name === 'no-transform' || name === '206') expect(await answer.json()).toEqual(big);
     }
+  });
+});
+
+describe('compressAnswers, on an answer written as it goes', () => {
+  const rows = Array.from({ length: 30_000 }, (_, id) => ({ id, created: '2026-11-01T10:00:00Z', name: `Row ${id}`, amount: `${id}.50` }));
+
+  it('sends compressed bytes of a long list while the rest is still being written', async () => {
+    // The handler writes some 1.2 MB, then waits: what it wrote must leave before it goes on.
+    let goOn: () => void = () => {};
+    const held = new Promise<void>((resolve) => (goOn = resolve));
+    const text = JSON.stringify(rows);
+    const half = Math.floor(text.length / 2);
+    const app = new Hono();
+    app.use(compressAnswers());
+    app.get('/', () => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode(text.slice(0, half)));
+          await held;
+          controller.enqueue(new TextEncoder().encode(text.slice(half)));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'application/json' } });
+    });
+    const answer = await app.request('/', { headers: { 'Accept-Encoding': 'br' } });
+    expect(answer.headers.get('Content-Encoding')).toBe('br');
+    expect(answer.headers.get('Content-Length')).toBeNull();
+    const reader = answer.body!.getReader();
+    const decompress = zlib.createBrotliDecompress();
+    const out: Buffer[] = [];
+    decompress.on('data', (chunk: Buffer) => out.push(chunk));
+    // The first compressed bytes come while the handler still waits.
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    decompress.write(first.value);
+    goOn();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) decompress.write(chunk.value);
+    await new Promise((resolve) => decompress.end(resolve));
+    expect(Buffer.concat(out).toString()).toBe(text);
+  });
+
+  it('sends a short list written as it goes raw, and a long one whole once decoded', async () => {
+    const app = new Hono();
+    app.use(compressAnswers());
+    app.get('/short', () => jsonListAnswer(rows.slice(0, 3), (row) => row));
+    app.get('/long', () => jsonListAnswer(rows, (row) => row));
+    const short = await app.request('/short', { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(short.headers.get('Content-Encoding')).toBeNull();
+    expect(await short.json()).toEqual(rows.slice(0, 3));
+    const long = await app.request('/long', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(long.headers.get('Content-Encoding')).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(Buffer.from(await long.arrayBuffer())).toString())).toEqual(rows);
   });
 });

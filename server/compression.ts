@@ -2,7 +2,7 @@
 // as they are. Only text is compressed (JSON, JS, CSS, HTML, SVG...): PNG, woff2 or the xlsx
 // report are compressed already. node:zlib works in its thread pool, so the event loop stays free.
 // Not hono/compress: it knows only gzip and deflate (CompressionStream), not brotli.
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { parseAccept } from 'hono/utils/accept';
@@ -79,9 +79,39 @@ function liveCompressor(encoding: Encoding, size: number): zlib.BrotliCompress |
 const NO_TRANSFORM = /(^|,)\s*no-transform\s*(,|$)/i;
 
 /**
- * Compresses the answers handlers make in memory (the API's JSON, its errors) as they stream out,
- * so the first bytes leave while the rest is compressed; their length is then unknown (chunked).
- * Answers already encoded, partial, without a body or too small are left alone.
+ * The first megabyte of a body, or all of it if it is shorter (`ended`), and the rest to come: a
+ * body made in memory is read at once, a body written as it goes (a long list) starts going out
+ * after its first megabyte, while the rest is still being written.
+ */
+async function readHead(body: ReadableStream<Uint8Array>): Promise<{ head: Buffer; ended: boolean; rest: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < BIG_ANSWER_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    chunks.push(value);
+    size += value.length;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { head: Buffer.concat(chunks), ended, rest };
+}
+
+/**
+ * Compresses the answers handlers make (the API's JSON, its errors) as they stream out, so the
+ * first bytes leave while the rest is compressed, or still being written; their length is then
+ * unknown (chunked). Answers already encoded, partial, without a body or too small are left alone.
  */
 export function compressAnswers(): MiddlewareHandler {
   return async (c, next) => {
@@ -99,17 +129,25 @@ export function compressAnswers(): MiddlewareHandler {
     const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
     // Untouched when raw anyway: reading the body would only slow a big answer down.
     if (encoding === undefined || answer.body === null) return;
-    // The body is in memory already (c.json's text): read it to know its size.
-    const body = Buffer.from(await answer.arrayBuffer());
-    if (body.length < MIN_COMPRESSED_BYTES) {
-      c.res = new Response(body, answer);
+    // Its size decides: read up to the first megabyte of it.
+    const { head, ended, rest } = await readHead(answer.body);
+    if (ended && head.length < MIN_COMPRESSED_BYTES) {
+      c.res = new Response(head, answer);
       return;
     }
     let compressed: ReadableStream<Uint8Array> | null = null;
     // HEAD answers carry the headers of GET's compressed answer and no body: nothing to compress.
-    if (c.req.method !== 'HEAD') {
-      const compressor = liveCompressor(encoding, body.length);
-      compressor.end(body);
+    if (c.req.method === 'HEAD') {
+      await rest.cancel();
+    } else {
+      const compressor = liveCompressor(encoding, ended ? head.length : BIG_ANSWER_BYTES);
+      if (ended) {
+        compressor.end(head);
+      } else {
+        compressor.write(head);
+        // A client that goes away mid-answer ends the writing too (pipeline destroys both ends).
+        pipeline(Readable.fromWeb(rest as import('node:stream/web').ReadableStream<Uint8Array>), compressor, () => {});
+      }
       compressed = Readable.toWeb(compressor) as ReadableStream<Uint8Array>;
     }
     c.res = new Response(compressed, answer);

@@ -1,11 +1,13 @@
 // GET payment_events/ and connection_fees/ for ?start=ISO&end=ISO (end optional), limited to the
 // affiliates the request may see. Connection fees belong to the connected affiliate's parent.
+// Long lists go out as they are written (json-list.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { DateTime } from 'luxon';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { fieldErrors, messages } from '../http.ts';
+import { jsonListAnswer } from '../json-list.ts';
 
 interface PaymentEventRow {
   id: number;
@@ -64,19 +66,17 @@ export function salesRoutes(ctx: ServerContext) {
          ORDER BY created, id`,
       )
       .all(start, end, end, ...scope.params);
-    return c.json(
-      rows.map((row) => ({
-        id: row.id,
-        created: row.created,
-        amount: row.amount,
-        order: {
-          affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-          affiliate_commission_pc: row.commission_pc,
-          plan: { product: row.product },
-          policy: JSON.parse(row.policies) as unknown,
-        },
-      })),
-    );
+    return jsonListAnswer(rows, (row) => ({
+      id: row.id,
+      created: row.created,
+      amount: row.amount,
+      order: {
+        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+        affiliate_commission_pc: row.commission_pc,
+        plan: { product: row.product },
+        policy: JSON.parse(row.policies) as unknown,
+      },
+    }));
   });
 
   app.get('/connection_fees/', verified, (c) => {
@@ -90,16 +90,14 @@ export function salesRoutes(ctx: ServerContext) {
          ORDER BY created, id`,
       )
       .all(start, end, end, ...scope.params);
-    return c.json(
-      rows.map((row) => ({
-        id: row.id,
-        created: row.created,
-        amount: row.amount,
-        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-        connection_fee_pc: row.connection_fee_pc,
-        connection_fee_amount: row.connection_fee_amount,
-      })),
-    );
+    return jsonListAnswer(rows, (row) => ({
+      id: row.id,
+      created: row.created,
+      amount: row.amount,
+      affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+      connection_fee_pc: row.connection_fee_pc,
+      connection_fee_amount: row.connection_fee_amount,
+    }));
   });
 
   return app;
