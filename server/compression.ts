@@ -83,7 +83,7 @@ const NO_TRANSFORM = /(^|,)\s*no-transform\s*(,|$)/i;
  * body made in memory is read at once, a body written as it goes (a long list) starts going out
  * after its first megabyte, while the rest is still being written.
  */
-async function readHead(body: ReadableStream<Uint8Array>): Promise<{ head: Buffer; ended: boolean; rest: ReadableStream<Uint8Array> }> {
+async function readHead(body: ReadableStream<Uint8Array>): Promise<{ head: Uint8Array<ArrayBuffer>; ended: boolean; rest: AsyncGenerator<Uint8Array>; cancel: () => Promise<void> }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -97,15 +97,17 @@ async function readHead(body: ReadableStream<Uint8Array>): Promise<{ head: Buffe
     chunks.push(value);
     size += value.length;
   }
-  const rest = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { head: Buffer.concat(chunks), ended, rest };
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) yield chunk.value;
+    } finally {
+      // Read to its end, or left (the client went away): the writer stops either way.
+      await reader.cancel();
+    }
+  }
+  const head = new Uint8Array(size);
+  chunks.reduce((at, chunk) => (head.set(chunk, at), at + chunk.length), 0);
+  return { head, ended, rest: rest(), cancel: () => reader.cancel() };
 }
 
 /**
@@ -130,7 +132,7 @@ export function compressAnswers(): MiddlewareHandler {
     // Untouched when raw anyway: reading the body would only slow a big answer down.
     if (encoding === undefined || answer.body === null) return;
     // Its size decides: read up to the first megabyte of it.
-    const { head, ended, rest } = await readHead(answer.body);
+    const { head, ended, rest, cancel } = await readHead(answer.body);
     if (ended && head.length < MIN_COMPRESSED_BYTES) {
       c.res = new Response(head, answer);
       return;
@@ -138,7 +140,7 @@ export function compressAnswers(): MiddlewareHandler {
     let compressed: ReadableStream<Uint8Array> | null = null;
     // HEAD answers carry the headers of GET's compressed answer and no body: nothing to compress.
     if (c.req.method === 'HEAD') {
-      await rest.cancel();
+      await cancel();
     } else {
       const compressor = liveCompressor(encoding, ended ? head.length : BIG_ANSWER_BYTES);
       if (ended) {
@@ -146,7 +148,7 @@ export function compressAnswers(): MiddlewareHandler {
       } else {
         compressor.write(head);
         // A client that goes away mid-answer ends the writing too (pipeline destroys both ends).
-        pipeline(Readable.fromWeb(rest as import('node:stream/web').ReadableStream<Uint8Array>), compressor, () => {});
+        pipeline(Readable.from(rest), compressor, () => {});
       }
       compressed = Readable.toWeb(compressor) as ReadableStream<Uint8Array>;
     }

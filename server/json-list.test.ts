@@ -10,7 +10,7 @@ describe('a JSON list answer written as it goes', () => {
     for (const length of [0, 1, 999, 1_000, 1_001, 2_500]) {
       const answer = jsonListAnswer(rows.slice(0, length), item);
       expect(answer.headers.get('Content-Type')).toBe('application/json');
-      const reader = answer.body!.getReader();
+      const reader = answer.body!.getReader() as ReadableStreamDefaultReader<Uint8Array>;
       const pieces: string[] = [];
       const decoder = new TextDecoder();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) pieces.push(decoder.decode(chunk.value));
