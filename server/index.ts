@@ -1,7 +1,6 @@
 // Runs the reference API and, when a built portal is given, serves it on the same port:
 // the API at /api/v2/, static files from dist/, and index.html for every route of the portal.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -12,7 +11,7 @@ import { compressAnswers } from './compression.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
-import { inlineScriptHashes, noStore, securityHeaders } from './security-headers.ts';
+import { builtPageScriptHashes, noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 import { createFileCache, serveFiles } from './static-files.ts';
 
@@ -103,7 +102,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const root = new Hono();
   // The built page's inline script (the prerendered login form's) runs by its hash. The portal
   // must be built: a missing page fails here, rather than on the first request.
-  const scriptHashes = options.distDir ? inlineScriptHashes(fs.readFileSync(path.join(options.distDir, 'index.html'), 'utf8')) : [];
+  const scriptHashes = options.distDir ? builtPageScriptHashes(path.join(options.distDir, 'index.html')) : undefined;
   root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, scriptHashes }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);

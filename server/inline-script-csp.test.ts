@@ -44,4 +44,24 @@ describe('the server with a built page that has an inline script', () => {
       await server.close();
     }
   });
+
+  it('follows a rebuilt page under a running server: the new script is allowed, the old one no longer', async () => {
+    const page = path.join(distDir, 'index.html');
+    const server = await startServer({ port: 0, databasePath: path.join(workDir, 'portal-rebuilt.sqlite'), distDir, demo: false, log: () => {} });
+    try {
+      const base = server.url.replace('//localhost:', '//127.0.0.1:');
+      const scriptSrc = async () => ((await fetch(`${base}/login`)).headers.get('content-security-policy') ?? '').split('; ').find((directive) => directive.startsWith('script-src '));
+      expect(await scriptSrc()).toBe(`script-src 'self' ${sha256(BOOT)}`);
+      const rebuilt = `${BOOT}\n/* rebuilt */`;
+      fs.writeFileSync(page, `<!doctype html><html><head><title>Portal</title><script>${rebuilt}</script></head><body><div id="root"></div></body></html>`);
+      // A later modification time, as a rebuild gives, even on a coarse clock.
+      fs.utimesSync(page, new Date(), new Date(Date.now() + 2_000));
+      const served = await (await fetch(`${base}/login`)).text();
+      expect(served).toContain('/* rebuilt */');
+      expect(await scriptSrc()).toBe(`script-src 'self' ${sha256(rebuilt)}`);
+    } finally {
+      await server.close();
+      fs.writeFileSync(page, `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`);
+    }
+  });
 });

@@ -2,6 +2,7 @@
 // a content security policy that lets the page load only its own code and styles, and the usual
 // companions. API answers carry travellers' names and tokens, so no cache may keep them.
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
@@ -13,13 +14,13 @@ export interface SecurityHeaderOptions {
   hsts?: boolean;
   /** The portal was built with a tag manager: its script origin is allowed. */
   tagManager?: boolean;
-  /** Hash sources ('sha256-...') of the inline scripts the portal's page may run. */
-  scriptHashes?: readonly string[];
+  /** Hash sources ('sha256-...') of the inline scripts the portal's page may run, asked for each answer. */
+  scriptHashes?: () => readonly string[];
 }
 
 /**
  * The hash sources of a page's inline scripts (those without src), each allowing exactly that
- * script text: the built index.html's, read when the server starts, so they always match it.
+ * script text.
  */
 export function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
@@ -27,13 +28,39 @@ export function inlineScriptHashes(html: string): string[] {
     .map(([, , body = '']) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
 }
 
-export function securityHeaders({ hsts = false, tagManager = false, scriptHashes = [] }: SecurityHeaderOptions = {}): MiddlewareHandler {
+/**
+ * The hash sources of the built page's inline scripts, as the page is now: read again whenever
+ * the file changes (a rebuild under a running server), as the page itself is served. It must
+ * exist when the server starts: a missing page fails there, rather than on the first request.
+ */
+export function builtPageScriptHashes(file: string): () => readonly string[] {
+  let seen = { mtimeMs: -1, size: -1, hashes: [] as readonly string[] };
+  const read = () => {
+    const stats = fs.statSync(file);
+    if (stats.mtimeMs !== seen.mtimeMs || stats.size !== seen.size) {
+      seen = { mtimeMs: stats.mtimeMs, size: stats.size, hashes: inlineScriptHashes(fs.readFileSync(file, 'utf8')) };
+    }
+    return seen.hashes;
+  };
+  read();
+  return () => {
+    try {
+      return read();
+    } catch {
+      // Gone for a moment (mid-rebuild): the page cannot be served either.
+      return seen.hashes;
+    }
+  };
+}
+
+export function securityHeaders({ hsts = false, tagManager = false, scriptHashes = () => [] }: SecurityHeaderOptions = {}): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       // Scripts, styles, images and API calls from this origin only; no inline style, and no
       // inline script but the page's own, each allowed by its hash.
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...scriptHashes, ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
+      // One value, so that a page without inline scripts gets no empty source in the list.
+      scriptSrc: [() => ["'self'", ...scriptHashes()].join(' '), ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       // Not covered by default-src: an injected form must not post anywhere else.
