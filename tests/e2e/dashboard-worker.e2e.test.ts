@@ -3,6 +3,7 @@
 // (the suite fails a test on any violation), the default range's calls go out once each (the
 // calls made early for the worker are the ones its API client answers from), a 401 on one of them
 // ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
+// For a returning user those calls go out before the app's own code has run.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
@@ -10,6 +11,13 @@ import { startPortal, type Portal } from './portal.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'dashboard (worker)';
+
+declare global {
+  interface Window {
+    /** When the app's code marked <html> as started (performance.now()). */
+    __appStartedAt?: number;
+  }
+}
 
 let browser: Browser;
 let portal: Portal;
@@ -46,6 +54,14 @@ async function newTab(prepare: (context: BrowserContext) => Promise<void> = () =
   await expectVisible(first, SCREEN, statValues(first).first(), 'the stat boxes of the first load', 15_000);
   await prepare(first.context());
   const p = await first.context().newPage();
+  // When the app's code starts: it marks <html> at once (data-app-started).
+  await p.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.documentElement.hasAttribute('data-app-started')) return;
+      window.__appStartedAt = performance.now();
+      observer.disconnect();
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-app-started'] });
+  });
   const log = recordApiRequests(p);
   await p.goto(`${portal.url}${entryPath('/')}`);
   return { p, log };
@@ -69,6 +85,18 @@ describe("the dashboard's data worker", () => {
         affiliates: 1,
       });
       return Promise.resolve();
+    });
+
+    await step(p, SCREEN, "the default range's calls made before the app's code ran", async () => {
+      const { calls, appStarted } = await p.evaluate(() => ({
+        calls: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/api\/v2\/(payment_events|connection_fees|affiliates)\//.test(entry.name))
+          .map((entry) => entry.startTime),
+        appStarted: window.__appStartedAt ?? Number.NaN,
+      }));
+      expect(calls).toHaveLength(3);
+      for (const startTime of calls) expect(startTime).toBeLessThan(appStarted);
     });
 
     // A day of the chart: its tables come from the worker too.
