@@ -50,7 +50,7 @@ export type AuthEvent =
   | { type: 'CODE.VERIFY'; code: string }
   | { type: 'EMAIL.RESEND' }
   | { type: 'EMAIL.RETRY' }
-  /** Another tab wrote or cleared the stored token. */
+  /** The stored token changed: another tab wrote or cleared it, or the session signed a new account in. */
   | { type: 'STORAGE.CHANGED'; token: StoredToken | null }
   /** A request met a 401: refresh the session (once, however many requests ask). */
   | { type: 'REFRESH.REQUEST' }
