@@ -62,9 +62,3 @@ export function isExpired(access: string, now: number): boolean {
 export function msUntilRefresh(access: string, now: number): number {
   return expiresAt(access) - REFRESH_LEAD_MS - now;
 }
-
-/** The manual-entry key of an authenticator setup: the secret query parameter of qr_url. */
-export function secretFromQrUrl(qrUrl: string): string | null {
-  const query = qrUrl.split('?')[1];
-  return query ? new URLSearchParams(query).get('secret') : null;
-}
