@@ -1,4 +1,4 @@
-// ESLint flat config. The import rules enforce the arrows of style.md:
+// ESLint flat config. The import rules keep the layers' imports pointing one way:
 // views -> machines and hooks -> api and derivations; server/ shares only src/api/schemas.ts;
 // the domain rules may name the API's types but never run its code.
 import js from '@eslint/js';
