@@ -1,5 +1,6 @@
-// ESLint flat config. The import rules enforce the arrows of style.md:
-// views -> machines and hooks -> api and derivations; server/ shares only src/api/schemas.ts.
+// ESLint flat config. The import rules keep the layers' imports pointing one way:
+// views -> machines and hooks -> api and derivations; server/ shares only src/api/schemas.ts;
+// the domain rules may name the API's types but never run its code.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import importPlugin from 'eslint-plugin-import';
@@ -151,6 +152,25 @@ export default defineConfig(
             {
               group: ['react/*', 'react-dom/*', 'swr/*', 'wouter/*'],
               message: 'Machines stay free of React, data fetching hooks and the router.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // The domain is pure rules: the API's response types are its input, the API's code is not.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/*'],
+              allowTypeImports: true,
+              message: 'src/domain may import types from src/api, never its values: move the value into src/domain.',
             },
           ],
         },

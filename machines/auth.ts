@@ -14,7 +14,7 @@
 //                        the token refresh machine runs as a child
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText } from '../src/api/client.ts';
-import type { AccessClaims } from '../src/api/sign-in-schemas.ts';
+import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
@@ -50,7 +50,7 @@ export type AuthEvent =
   | { type: 'CODE.VERIFY'; code: string }
   | { type: 'EMAIL.RESEND' }
   | { type: 'EMAIL.RETRY' }
-  /** Another tab wrote or cleared the stored token. */
+  /** The stored token changed: another tab wrote or cleared it, or the session signed a new account in. */
   | { type: 'STORAGE.CHANGED'; token: StoredToken | null }
   /** A request met a 401: refresh the session (once, however many requests ask). */
   | { type: 'REFRESH.REQUEST' }

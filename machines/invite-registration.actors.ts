@@ -1,5 +1,5 @@
 // The invite registration machine's side effects, built from what the invite page gives them: the
-// invite calls (src/api/invites.ts), storing the new session, and going to /. Tests pass their own.
+// invite calls (src/api/invites.ts), signing the new account in, and going to /. Tests pass their own.
 import { fromPromise } from 'xstate';
 import type { InviteApi } from '../src/api/invites.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
@@ -7,7 +7,7 @@ import { inviteRegistrationMachine } from './invite-registration.ts';
 
 export interface InviteRegistrationDependencies {
   api: Pick<InviteApi, 'getInvite' | 'register'>;
-  /** Stores the new account's token record, so that the session (and the login gate) follow it. */
+  /** Signs the new account in with its token record (the session's signIn): the login gate follows it. */
   storeSession: (token: StoredToken) => void;
   /** Goes to /. */
   goHome: () => void;

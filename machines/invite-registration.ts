@@ -12,24 +12,13 @@ import { ApiError, errorText } from '../src/api/client.ts';
 import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
-
-/** The texts of the form's own rules, checked before anything is sent. */
-export const registrationMessages = {
-  emailRequired: 'Email is required',
-  passwordRequired: 'Password is required',
-  passwordsDiffer: "Passwords don't match",
-} as const;
-
-/** What the form holds when it is submitted. */
-export interface RegistrationForm {
-  email: string;
-  password: string;
-  confirmPassword: string;
-}
-
-export type RegistrationField = keyof RegistrationForm;
-/** One message per field (a field's server messages joined by ', '). */
-export type RegistrationFieldErrors = Partial<Record<RegistrationField, string>>;
+import {
+  formErrors,
+  refusedRegistration,
+  type RegistrationFailure,
+  type RegistrationFieldErrors,
+  type RegistrationForm,
+} from '../src/domain/registration.ts';
 
 export interface InviteRegistrationContext {
   inviteId: string;
@@ -50,43 +39,13 @@ export interface InviteRegistrationInput {
 }
 
 /**
- * The form's own rules: Email required, Password required, passwords must match (shown on
- * Confirm Password). Confirm Password is checked only here; it is never sent.
- */
-export function formErrors(form: RegistrationForm): RegistrationFieldErrors {
-  const errors: RegistrationFieldErrors = {};
-  if (form.email.trim() === '') errors.email = registrationMessages.emailRequired;
-  if (form.password === '') errors.password = registrationMessages.passwordRequired;
-  if (form.password !== form.confirmPassword) errors.confirmPassword = registrationMessages.passwordsDiffer;
-  return errors;
-}
-
-/** What the form shows after a failed registration. */
-export interface RegistrationFailure {
-  fieldErrors: RegistrationFieldErrors;
-  error: string | null;
-}
-
-/** The form fields the server's 400 can name; every other key goes to the general error line. */
-const serverFields: readonly RegistrationField[] = ['email', 'password'];
-
-/**
- * A failed registration as the form shows it: a 400's field errors under their fields, each
- * field's messages joined by ', '; non_field_errors (and anything else) as the general error; any
- * other failure as the general error with its message.
+ * A failed registration as the form shows it: a 400's field errors placed by the form's rules
+ * (src/domain/registration.ts); any other failure as the general error with its message.
  */
 export function registrationErrors(error: unknown): RegistrationFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof ApiError) || error.status !== 400) return { fieldErrors: {}, error: message };
-  const fieldErrors: RegistrationFieldErrors = {};
-  const general: string[] = [];
-  for (const [key, text] of Object.entries(error.fieldErrors())) {
-    if ((serverFields as readonly string[]).includes(key)) fieldErrors[key as RegistrationField] = text;
-    else if (key === 'non_field_errors') general.unshift(text);
-    else general.push(text);
-  }
-  const shown = general.length > 0 || Object.keys(fieldErrors).length > 0;
-  return { fieldErrors, error: shown ? general.join(', ') || null : message };
+  return refusedRegistration(error.fieldErrors(), message);
 }
 
 const formOf = (event: Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>): RegistrationForm => ({

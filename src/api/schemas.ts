@@ -1,9 +1,10 @@
-// The v2 API's response shapes (spec sections 3 and 7): the single source of truth for the SPA,
-// which parses every response with them, and for the reference server's contract tests.
+// The v2 API's response shapes: the single source of truth for the SPA, which parses every
+// response with them, and for the reference server's contract tests.
 // zod/mini keeps the sign-in bundle small; the schemas read the same as full zod's. Those that
 // signing in reads live in sign-in-schemas.ts, re-exported here.
 import * as z from 'zod/mini';
-import { idString, tokenPairSchema } from './sign-in-schemas.ts';
+import { idString } from '../domain/access-claims.ts';
+import { tokenPairSchema } from './sign-in-schemas.ts';
 
 export * from './sign-in-schemas.ts';
 

@@ -1,10 +1,10 @@
 // The session against the reference API in process (tests/utils/api-server.ts): the auth actor,
-// the API client and localStorage wired as in the app. Spec sections 4 and 9, decisions.md
-// section 1 (token storage, other tabs).
+// the API client and localStorage wired as in the app. A 401 ends the session, a token is
+// refreshed 60 s before it expires, and the token record in localStorage is shared by the tabs.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from 'xstate';
 import { addFixtures, API, createTestServer, postJson, signIn, type TestServer } from '../../tests/utils/api-server.ts';
-import { makeAccessToken, verifiedClaims } from '../../tests/utils/tokens.ts';
+import { makeAccessToken, makeStoredToken, partialClaims, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { fetchAffiliates } from '../api/affiliates.ts';
 import type { TokenPair } from '../api/schemas.ts';
 import type { StoredToken } from '../domain/auth-token.ts';
@@ -298,6 +298,24 @@ describe('another tab', () => {
     expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
     expect(session.auth.getSnapshot().context.token).toBeNull();
     expect(track).toHaveBeenCalledWith({ user_id: null });
+  });
+});
+
+describe('signing a new account in (its invite registration)', () => {
+  it('stores the token under auth_token and takes the login gate to 2FA set-up, in this tab', () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(() => Promise.reject(new Error('no request expected')));
+    const session = newSession(fetch);
+    session.start();
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+
+    const token = makeStoredToken({ username: 'new@fixtures.example', ...partialClaims(null) });
+    session.signIn(token);
+
+    expect(stored()).toEqual(token);
+    expect(session.auth.getSnapshot().value).toBe('setupRequired');
+    expect(session.auth.getSnapshot().context.token).toEqual(token);
+    expect(fetch).not.toHaveBeenCalled();
+    session.stop();
   });
 });
 

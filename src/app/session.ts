@@ -6,7 +6,7 @@ import { provideAuth } from '../../machines/auth.actors.ts';
 import { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
-import { isExpired, msUntilRefresh } from '../domain/auth-token.ts';
+import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
@@ -22,6 +22,8 @@ export interface Session {
   impersonation: ImpersonationActor;
   /** How this session's calls are made, for code that makes them off the main thread (the dashboard's worker). */
   calls: SessionCalls;
+  /** Signs in with a token got outside the sign-in screens (a new account's): stored, and the login gate follows it. */
+  signIn(token: StoredToken): void;
   start(): void;
   stop(): void;
 }
@@ -122,6 +124,8 @@ export function createSession(options: SessionOptions): Session {
     { input: { token: options.storage.read() } },
   );
 
+  const storageChanged = (token: StoredToken | null) => auth.send({ type: 'STORAGE.CHANGED', token });
+
   const impersonation: ImpersonationActor = createActor(impersonationMachine);
   let wasSignedIn = false;
 
@@ -130,10 +134,15 @@ export function createSession(options: SessionOptions): Session {
     client,
     impersonation,
     calls: { baseUrl: options.baseUrl, fetch: options.fetch, accessToken: accessTokenForCall, unauthorized: endSessionOnUnauthorized },
+    signIn(token) {
+      options.storage.write(token);
+      // The storage event reaches only the other tabs: this write is told to the auth actor here.
+      storageChanged(token);
+    },
     start() {
       impersonation.start();
       auth.start();
-      const storage = options.storage.subscribe((token) => auth.send({ type: 'STORAGE.CHANGED', token }));
+      const storage = options.storage.subscribe(storageChanged);
       wasSignedIn = auth.getSnapshot().matches('authenticated');
       // Signing out ends viewing as an affiliate: the next session starts in its own view.
       const signedIn = auth.subscribe((snapshot) => {

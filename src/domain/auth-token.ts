@@ -1,12 +1,12 @@
 // The stored auth token record (localStorage "auth_token": username, access, refresh) and what
-// its access token's claims decide (spec section 4): which screen of the login gate shows, and
-// whether the app content may show. Pure functions: garbage in means signed out, never a throw.
+// its access token's claims decide: which screen of the login gate shows, and whether the app
+// content may show. Pure functions: garbage in means signed out, never a throw.
 import { jwtDecode } from 'jwt-decode';
 import * as z from 'zod/mini';
-import { accessClaimsSchema, type AccessClaims } from '../api/sign-in-schemas.ts';
+import { accessClaimsSchema, type AccessClaims } from './access-claims.ts';
 
 export const TOKEN_STORAGE_KEY = 'auth_token';
-/** Spec section 9: refresh 60 seconds before expiry. */
+/** A token is refreshed 60 seconds before it expires. */
 export const REFRESH_LEAD_MS = 60_000;
 
 export const storedTokenSchema = z.object({ username: z.string(), access: z.string(), refresh: z.string() });
@@ -33,7 +33,10 @@ export function readClaims(access: string): AccessClaims | null {
   }
 }
 
-/** The screens of the login gate, in the order spec section 4 derives them. */
+/**
+ * The screens of the login gate: no valid claims, sign in; no 2FA method, set one up; a method
+ * but not verified, its code; verified, the app.
+ */
 export type Gate = 'credentials' | 'setupRequired' | 'totpCode' | 'emailCode' | 'app';
 
 export function gateFor(token: StoredToken | null): Gate {
@@ -58,10 +61,4 @@ export function isExpired(access: string, now: number): boolean {
 /** Milliseconds until the token should be refreshed: 60 s before expiry; 0 or less means now. */
 export function msUntilRefresh(access: string, now: number): number {
   return expiresAt(access) - REFRESH_LEAD_MS - now;
-}
-
-/** The manual-entry key of an authenticator setup: the secret query parameter of qr_url. */
-export function secretFromQrUrl(qrUrl: string): string | null {
-  const query = qrUrl.split('?')[1];
-  return query ? new URLSearchParams(query).get('secret') : null;
 }

@@ -7,14 +7,10 @@
 //   Actor outcomes   xstate.done.actor.<id> / xstate.error.actor.<id> for lookupInvite and
 //                    register, with answers and error texts exactly as the reference server (in
 //                    process, tests/utils/api-server.ts) and src/api/invites.ts give them
-import {
-  inviteRegistrationMachine,
-  registrationMessages,
-  type InviteRegistrationEvent,
-  type RegistrationForm,
-} from '../../machines/invite-registration.ts';
+import { inviteRegistrationMachine, type InviteRegistrationEvent } from '../../machines/invite-registration.ts';
 import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
 import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
+import { registrationMessages, type RegistrationForm } from '../../src/domain/registration.ts';
 import { makeTokenPair, partialClaims } from '../utils/tokens.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 

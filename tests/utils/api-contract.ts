@@ -4,7 +4,8 @@
 // verified token pair for a fixture user.
 import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
 import { beforeEach, expect } from 'vitest';
-import { accessClaimsSchema, errorBodySchema, tokenPairSchema, type AccessClaims, type ErrorBody, type TokenPair } from '../../src/api/schemas.ts';
+import { errorBodySchema, tokenPairSchema, type ErrorBody, type TokenPair } from '../../src/api/schemas.ts';
+import { accessClaimsSchema, type AccessClaims } from '../../src/domain/access-claims.ts';
 import type { Answer } from './api-calls.ts';
 import {
   addFixtures,

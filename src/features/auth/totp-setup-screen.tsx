@@ -8,7 +8,7 @@ import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
-import { secretFromQrUrl } from '../../domain/auth-token.ts';
+import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
 import { SetupError } from './setup-error.tsx';

@@ -1,30 +1,18 @@
-// Invite registration (spec section 2), on /invite/{inviteId}, outside the login gate: the
-// validating spinner, then 'Invalid Invite', or the lookup's message and Retry when it failed
-// for another reason, or the 'Join' form; after registering, the new account's token is stored
-// and the user goes to /, where the login gate asks for 2FA set-up.
+// Invite registration, on /invite/{inviteId}, outside the login gate: the validating spinner,
+// then 'Invalid Invite', or the lookup's message and Retry when it failed for another reason, or
+// the 'Join' form; after registering, the session signs the new account in and the user goes to
+// /, where the login gate asks for 2FA set-up.
 // The machine (machines/invite-registration.ts) decides; this page renders it and sends to it.
 import { useMachine } from '@xstate/react';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { provideInviteRegistration } from '../../../machines/invite-registration.actors.ts';
 import { createInviteApi } from '../../api/invites.ts';
-import type { Session } from '../../app/session.ts';
 import { useSession } from '../../app/session-context.tsx';
-import { createTokenStorage } from '../../app/token-storage.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import type { StoredToken } from '../../domain/auth-token.ts';
 import { InviteCard } from './invite-card.tsx';
 import { JoinForm } from './join-form.tsx';
-
-/**
- * Stores a new account's token the way the session keeps it: in localStorage (auth_token), and in
- * the auth actor, which a write in this tab does not reach through the storage event.
- */
-function storeNewSession(session: Session, token: StoredToken) {
-  createTokenStorage(window.localStorage, window).write(token);
-  session.auth.send({ type: 'STORAGE.CHANGED', token });
-}
 
 function InviteRegistration({ inviteId }: { inviteId: string }) {
   const session = useSession();
@@ -33,7 +21,7 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
     () =>
       provideInviteRegistration({
         api: createInviteApi(session.client),
-        storeSession: (token) => storeNewSession(session, token),
+        storeSession: (token) => session.signIn(token),
         goHome: () => navigate('/'),
       }),
     [session, navigate],
