@@ -7,7 +7,7 @@
 //           and a change of range or affiliate clears it
 //   chart   fees (Fees Chart, the default) or sales (Sales Chart); any other choice changes nothing
 // The range itself is derived from the state by src/domain/dates.ts (dateRange).
-import { and, assertEvent, assign, setup, stateIn, transition, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, createActor, setup, type SnapshotFrom } from 'xstate';
 import { DATE_MODES, type DateMode } from '../src/domain/dates.ts';
 
 export type ChartMode = 'fees' | 'sales';
@@ -46,12 +46,11 @@ export const dashboardMachine = setup({
     isPrevious: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'previous',
     isCustom: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'custom',
     hasBothDays: ({ context }) => isDay(context.customStart) && isDay(context.customEnd),
-    /** Custom days are chosen only in the custom mode, where their inputs are. */
-    isCustomRange: stateIn({ range: 'custom' }),
     isOtherCustomDay: ({ context, event }) =>
       (event.type === 'RANGE.CUSTOM_START' && customDay(event.day) !== context.customStart) ||
       (event.type === 'RANGE.CUSTOM_END' && customDay(event.day) !== context.customEnd),
     isSelectedDay: ({ context, event }) => event.type === 'DAY.TOGGLE' && event.day === context.day,
+    hasNoDay: ({ context }) => context.day === null,
     isFees: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'fees',
     isSales: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'sales',
   },
@@ -97,9 +96,11 @@ export const dashboardMachine = setup({
         previous: {},
         custom: {
           initial: 'checking',
+          // Another custom day changes the range: it clears the selected day (the day region
+          // follows). The day it already has changes nothing.
           on: {
-            'RANGE.CUSTOM_START': { target: '.checking', actions: 'setCustomStart' },
-            'RANGE.CUSTOM_END': { target: '.checking', actions: 'setCustomEnd' },
+            'RANGE.CUSTOM_START': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomStart', 'clearDay'] },
+            'RANGE.CUSTOM_END': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomEnd', 'clearDay'] },
           },
           states: {
             checking: {
@@ -118,16 +119,16 @@ export const dashboardMachine = setup({
           on: { 'DAY.TOGGLE': { target: 'selected', actions: 'selectDay' } },
         },
         selected: {
+          // The range region cleared the day (another custom day).
+          always: { guard: 'hasNoDay', target: 'none' },
           on: {
             'DAY.TOGGLE': [
               { guard: 'isSelectedDay', target: 'none', actions: 'clearDay' },
               { target: 'selected', actions: 'selectDay' },
             ],
             'DAY.CLEAR': { target: 'none', actions: 'clearDay' },
-            // A change of range or of affiliate clears the day.
+            // A change of range or of affiliate clears the day (custom days: see the range region).
             'RANGE.SELECT': { target: 'none', actions: 'clearDay' },
-            'RANGE.CUSTOM_START': { guard: and(['isCustomRange', 'isOtherCustomDay']), target: 'none', actions: 'clearDay' },
-            'RANGE.CUSTOM_END': { guard: and(['isCustomRange', 'isOtherCustomDay']), target: 'none', actions: 'clearDay' },
             'AFFILIATE.CHANGED': { target: 'none', actions: 'clearDay' },
           },
         },
@@ -165,5 +166,10 @@ export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot
  * Where the dashboard of another affiliate starts: the machine's state after AFFILIATE.CHANGED
  * (the same range and chart, no day), persisted for a new actor to start from.
  */
-export const afterAffiliateChange = (snapshot: DashboardSnapshot) =>
-  dashboardMachine.getPersistedSnapshot(transition(dashboardMachine, snapshot, { type: 'AFFILIATE.CHANGED' })[0]);
+export function afterAffiliateChange(snapshot: DashboardSnapshot) {
+  const actor = createActor(dashboardMachine, { snapshot: dashboardMachine.getPersistedSnapshot(snapshot) }).start();
+  actor.send({ type: 'AFFILIATE.CHANGED' });
+  const next = actor.getPersistedSnapshot();
+  actor.stop();
+  return next;
+}

@@ -12,6 +12,7 @@
 import { DateTime } from 'luxon';
 import { dashboardMachine, type DashboardEvent } from '../../machines/dashboard.ts';
 import { DATE_MODES } from '../../src/domain/dates.ts';
+import { recordInitial, recordStep, type MachinePath } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 /** The local day `days` before `now`'s, as 'yyyy-MM-dd'. */
@@ -58,3 +59,38 @@ export function dashboardModel(now: number = Date.now()): MachineModel {
 }
 
 export const dashboardPaths = (now: number = Date.now()): ModelPaths => generatePaths(dashboardModel(now));
+
+/**
+ * One more path for each sample event that is not about the day itself, taken with a day selected,
+ * so that whether the event clears the day shows on the page (the generated paths take some of
+ * them with no day). A custom day can only be typed in a custom range, whose other day is chosen
+ * first; the range is then incomplete (the current month), and today is selected.
+ */
+export function dashboardPathsWithDay(now: number = Date.now()): MachinePath[] {
+  const model = dashboardModel(now);
+  const days = dashboardSampleDays(now);
+  const toggle: DashboardEvent = { type: 'DAY.TOGGLE', day: days.firstDay };
+  const withDay = (event: DashboardEvent): DashboardEvent[] | null => {
+    switch (event.type) {
+      case 'DAY.TOGGLE':
+      case 'DAY.CLEAR':
+        return null;
+      case 'RANGE.CUSTOM_START':
+      case 'RANGE.CUSTOM_END': {
+        if (event.day === '') return null;
+        const other: DashboardEvent =
+          event.type === 'RANGE.CUSTOM_START' ? { type: 'RANGE.CUSTOM_END', day: days.customEnd } : { type: 'RANGE.CUSTOM_START', day: days.customStart };
+        return [{ type: 'RANGE.SELECT', mode: 'custom' }, other, toggle, event];
+      }
+      default:
+        return [toggle, event];
+    }
+  };
+  return model.events.flatMap((event) => {
+    const events = withDay(event as DashboardEvent);
+    if (events === null) return [];
+    const steps: MachinePath['steps'] = [{ event: { type: 'xstate.init' }, state: recordInitial(model.machine, model.input).snapshot }];
+    for (const next of events) steps.push({ event: next, state: recordStep(model.machine, steps.at(-1)!.state, next).snapshot });
+    return [{ state: steps.at(-1)!.state, steps, weight: steps.length - 1 }];
+  });
+}

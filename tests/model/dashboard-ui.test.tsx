@@ -1,6 +1,7 @@
 // The model-based suite of the Sales Dashboard (style.md, "Model-based tests"): every path
 // generated from the real dashboard machine (tests/model/dashboard-paths.ts, `npm run paths`),
-// plus one for each sample event those leave out, run against the real page in a real session
+// plus one for each sample event those leave out, and each event but the day's own taken with a
+// day selected, run against the real page in a real session
 // with the reference server in process (tests/model/dashboard-driver.tsx turns each event into what
 // the user does, and checks each state's page). The last test measures what the paths that ran
 // cover of the machine: all of it.
@@ -8,13 +9,14 @@ import { describe, it } from 'vitest';
 import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
 import { startDashboardDriver } from './dashboard-driver.tsx';
-import { dashboardModel } from './dashboard-paths.ts';
+import { dashboardModel, dashboardPathsWithDay } from './dashboard-paths.ts';
 import { withEverySampleSent } from './every-sample.ts';
 import { generatePaths, pathTitle } from './paths.ts';
 
-const generated = generatePaths(dashboardModel(Date.now()));
+const now = Date.now();
+const generated = generatePaths(dashboardModel(now));
 // With CHART.SELECT 'pie', which has no control on the page: the driver skips that event.
-const paths = withEverySampleSent(generated);
+const paths = [...withEverySampleSent(generated), ...dashboardPathsWithDay(now)];
 
 describe('the dashboard page follows the dashboard machine', () => {
   /** The paths whose every step the page went through. */

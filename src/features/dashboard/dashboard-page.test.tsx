@@ -273,6 +273,9 @@ describe('Sales Dashboard', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
     expect(screen.getByLabelText('Date range')).toHaveValue('previous');
+    // The new dashboard's machine runs: it takes the next choice.
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Current Month');
+    expect(screen.getByLabelText('Date range')).toHaveValue('current');
   });
 
   it('shows neither the selected day nor the figures of the own view once the superuser views the portal as an affiliate', async () => {
