@@ -1,63 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { chartModeMachine, selectChartMode } from './chart-mode.ts';
-import { dashboardMachine } from './dashboard.ts';
-import { dateRangeMachine, selectDateMode } from './date-range.ts';
+import { afterAffiliateChange, dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay } from './dashboard.ts';
 import { impersonationMachine, selectImpersonatedAffiliate } from './impersonation.ts';
-import { selectedDayMachine } from './selected-day.ts';
 
 const started = <T extends Parameters<typeof createActor>[0]>(machine: T) => createActor(machine).start();
 
 describe('date mode', () => {
-  it('starts at Last 30 days (spec: "last30 (default)")', () => {
-    expect(selectDateMode(started(dateRangeMachine).getSnapshot())).toBe('last30');
+  it('starts at Last 30 days (the default)', () => {
+    expect(selectDateMode(started(dashboardMachine).getSnapshot())).toBe('last30');
   });
 
   it('switches between the four modes', () => {
-    const actor = started(dateRangeMachine);
+    const actor = started(dashboardMachine);
     for (const mode of ['current', 'previous', 'custom', 'last30'] as const) {
       actor.send({ type: 'RANGE.SELECT', mode });
       expect(selectDateMode(actor.getSnapshot())).toBe(mode);
     }
   });
 
-  it('keeps a custom range incomplete until both days are chosen ("incomplete custom falls back to current month")', () => {
-    const actor = started(dateRangeMachine);
+  it('keeps a custom range incomplete until both days are chosen (the current month is shown until then)', () => {
+    const actor = started(dashboardMachine);
     actor.send({ type: 'RANGE.SELECT', mode: 'custom' });
-    expect(actor.getSnapshot().matches({ custom: 'incomplete' })).toBe(true);
+    expect(actor.getSnapshot().matches({ range: { custom: 'incomplete' } })).toBe(true);
     actor.send({ type: 'RANGE.CUSTOM_START', day: '2026-11-02' });
-    expect(actor.getSnapshot().matches({ custom: 'incomplete' })).toBe(true);
+    expect(actor.getSnapshot().matches({ range: { custom: 'incomplete' } })).toBe(true);
     actor.send({ type: 'RANGE.CUSTOM_END', day: '2026-11-09' });
-    expect(actor.getSnapshot().matches({ custom: 'complete' })).toBe(true);
-    expect(actor.getSnapshot().context).toEqual({ customStart: '2026-11-02', customEnd: '2026-11-09' });
+    expect(actor.getSnapshot().matches({ range: { custom: 'complete' } })).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ customStart: '2026-11-02', customEnd: '2026-11-09' });
     actor.send({ type: 'RANGE.CUSTOM_END', day: '' });
-    expect(actor.getSnapshot().matches({ custom: 'incomplete' })).toBe(true);
+    expect(actor.getSnapshot().matches({ range: { custom: 'incomplete' } })).toBe(true);
   });
 });
 
 describe('selected day', () => {
   it('selects a clicked day, clears it when clicked again, and moves to another clicked day', () => {
-    const actor = started(selectedDayMachine);
+    const actor = started(dashboardMachine);
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
-    expect(actor.getSnapshot().context.day).toBe('2026-11-05');
+    expect(selectSelectedDay(actor.getSnapshot())).toBe('2026-11-05');
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-06' });
-    expect(actor.getSnapshot().context.day).toBe('2026-11-06');
+    expect(selectSelectedDay(actor.getSnapshot())).toBe('2026-11-06');
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-06' });
-    expect(actor.getSnapshot().matches('none')).toBe(true);
-    expect(actor.getSnapshot().context.day).toBeNull();
+    expect(actor.getSnapshot().matches({ day: 'none' })).toBe(true);
+    expect(selectSelectedDay(actor.getSnapshot())).toBeNull();
   });
 
   it('clears on empty chart space', () => {
-    const actor = started(selectedDayMachine);
+    const actor = started(dashboardMachine);
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
     actor.send({ type: 'DAY.CLEAR' });
-    expect(actor.getSnapshot().matches('none')).toBe(true);
+    expect(actor.getSnapshot().matches({ day: 'none' })).toBe(true);
   });
 });
 
 describe('chart mode', () => {
   it('is fees or sales, and rejects anything else ("Chart selection must be fees or sales")', () => {
-    const actor = started(chartModeMachine);
+    const actor = started(dashboardMachine);
     expect(selectChartMode(actor.getSnapshot())).toBe('fees');
     actor.send({ type: 'CHART.SELECT', mode: 'sales' });
     expect(selectChartMode(actor.getSnapshot())).toBe('sales');
@@ -69,25 +66,54 @@ describe('chart mode', () => {
 });
 
 describe('the dashboard', () => {
-  const dayOf = (actor: ReturnType<typeof started<typeof dashboardMachine>>) =>
-    actor.getSnapshot().children.selectedDay?.getSnapshot().context.day;
-
-  it('clears the selected day when the date range changes ("cleared when the date range or affiliate changes")', () => {
+  it('clears the selected day when the date range changes', () => {
     const actor = started(dashboardMachine);
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
-    expect(dayOf(actor)).toBe('2026-11-05');
+    expect(selectSelectedDay(actor.getSnapshot())).toBe('2026-11-05');
     actor.send({ type: 'RANGE.SELECT', mode: 'current' });
-    expect(dayOf(actor)).toBeNull();
-    expect(selectDateMode(actor.getSnapshot().children.dateRange!.getSnapshot())).toBe('current');
+    expect(selectSelectedDay(actor.getSnapshot())).toBeNull();
+    expect(selectDateMode(actor.getSnapshot())).toBe('current');
   });
 
-  it('clears the selected day when the affiliate changes, and keeps the chart mode', () => {
+  it('clears the selected day when a custom day changes, and keeps it while another region changes', () => {
     const actor = started(dashboardMachine);
+    actor.send({ type: 'RANGE.SELECT', mode: 'custom' });
+    actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
+    actor.send({ type: 'CHART.SELECT', mode: 'sales' });
+    expect(selectSelectedDay(actor.getSnapshot())).toBe('2026-11-05');
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '2026-11-02' });
+    expect(selectSelectedDay(actor.getSnapshot())).toBeNull();
+    actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
+    // The same day again changes no range (a date input never sends it).
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '2026-11-02' });
+    expect(selectSelectedDay(actor.getSnapshot())).toBe('2026-11-05');
+    actor.send({ type: 'RANGE.CUSTOM_END', day: '2026-11-09' });
+    expect(selectSelectedDay(actor.getSnapshot())).toBeNull();
+    expect(actor.getSnapshot().matches({ range: { custom: 'complete' } })).toBe(true);
+  });
+
+  it('clears the selected day when the affiliate changes, and keeps the range and the chart mode', () => {
+    const actor = started(dashboardMachine);
+    actor.send({ type: 'RANGE.SELECT', mode: 'previous' });
     actor.send({ type: 'CHART.SELECT', mode: 'sales' });
     actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
     actor.send({ type: 'AFFILIATE.CHANGED' });
-    expect(dayOf(actor)).toBeNull();
-    expect(selectChartMode(actor.getSnapshot().children.chartMode!.getSnapshot())).toBe('sales');
+    expect(selectSelectedDay(actor.getSnapshot())).toBeNull();
+    expect(selectChartMode(actor.getSnapshot())).toBe('sales');
+    expect(selectDateMode(actor.getSnapshot())).toBe('previous');
+  });
+
+  it("starts another affiliate's dashboard where the last one was after AFFILIATE.CHANGED", () => {
+    const actor = started(dashboardMachine);
+    actor.send({ type: 'RANGE.SELECT', mode: 'custom' });
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '2026-11-02' });
+    actor.send({ type: 'CHART.SELECT', mode: 'sales' });
+    actor.send({ type: 'DAY.TOGGLE', day: '2026-11-05' });
+    const next = createActor(dashboardMachine, { snapshot: afterAffiliateChange(actor.getSnapshot()) }).start();
+    expect(next.getSnapshot().value).toEqual({ range: { custom: 'incomplete' }, day: 'none', chart: 'sales' });
+    expect(next.getSnapshot().context).toEqual({ customStart: '2026-11-02', customEnd: '', day: null });
+    next.send({ type: 'RANGE.CUSTOM_END', day: '2026-11-09' });
+    expect(next.getSnapshot().matches({ range: { custom: 'complete' } })).toBe(true);
   });
 });
 

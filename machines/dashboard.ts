@@ -1,53 +1,175 @@
-// The dashboard's view state: the date mode, the selected day and the chart mode machines,
-// run together so that a change of range or affiliate clears the selected day. States:
-//   active   the three children run: dateRange, selectedDay, chartMode
-import { sendTo, setup } from 'xstate';
-import { chartModeMachine, type ChartModeEvent } from './chart-mode.ts';
-import { dateRangeMachine, type DateRangeEvent } from './date-range.ts';
-import { selectedDayMachine, type SelectedDayEvent } from './selected-day.ts';
+// The Sales Dashboard's view state, three regions side by side:
+//   range   the date mode: last30 (Last 30 days, the default), current (Current Month), previous
+//           (Previous Month), custom (Custom Date Range): incomplete while a day is missing (the
+//           range is then the current month), complete once start and end are chosen
+//   day     the selected day: none (the tables show the whole range) or selected (one day);
+//           clicking its bar again or empty chart space clears it, another bar selects that day,
+//           and a change of range or affiliate clears it
+//   chart   fees (Fees Chart, the default) or sales (Sales Chart); any other choice changes nothing
+// The range itself is derived from the state by src/domain/dates.ts (dateRange).
+import { assertEvent, assign, createActor, setup, type SnapshotFrom } from 'xstate';
+import { DATE_MODES, type DateMode } from '../src/domain/dates.ts';
+
+export type ChartMode = 'fees' | 'sales';
+
+export interface DashboardContext {
+  /** The custom mode's days, 'yyyy-MM-dd' as a date input gives them; '' while not chosen. */
+  customStart: string;
+  customEnd: string;
+  /** The selected local day, 'yyyy-MM-dd'. */
+  day: string | null;
+}
 
 export type DashboardEvent =
-  | DateRangeEvent
-  | SelectedDayEvent
-  | ChartModeEvent
+  | { type: 'RANGE.SELECT'; mode: DateMode }
+  | { type: 'RANGE.CUSTOM_START'; day: string }
+  | { type: 'RANGE.CUSTOM_END'; day: string }
+  | { type: 'DAY.TOGGLE'; day: string }
+  /** Empty chart space was clicked. */
+  | { type: 'DAY.CLEAR' }
+  | { type: 'CHART.SELECT'; mode: string }
   /** The dashboard now shows another affiliate (or all). */
   | { type: 'AFFILIATE.CHANGED' };
 
+const isDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day);
+/** A custom day as the range keeps it: '' unless a 'yyyy-MM-dd' day. */
+const customDay = (day: string) => (isDay(day) ? day : '');
+
 export const dashboardMachine = setup({
   types: {
+    context: {} as DashboardContext,
     events: {} as DashboardEvent,
-    children: {} as { dateRange: 'dateRange'; selectedDay: 'selectedDay'; chartMode: 'chartMode' },
   },
-  actors: {
-    dateRange: dateRangeMachine,
-    selectedDay: selectedDayMachine,
-    chartMode: chartModeMachine,
+  guards: {
+    isLast30: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'last30',
+    isCurrent: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'current',
+    isPrevious: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'previous',
+    isCustom: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'custom',
+    hasBothDays: ({ context }) => isDay(context.customStart) && isDay(context.customEnd),
+    isOtherCustomDay: ({ context, event }) =>
+      (event.type === 'RANGE.CUSTOM_START' && customDay(event.day) !== context.customStart) ||
+      (event.type === 'RANGE.CUSTOM_END' && customDay(event.day) !== context.customEnd),
+    isSelectedDay: ({ context, event }) => event.type === 'DAY.TOGGLE' && event.day === context.day,
+    hasNoDay: ({ context }) => context.day === null,
+    isFees: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'fees',
+    isSales: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'sales',
   },
   actions: {
-    forwardToDateRange: sendTo('dateRange', ({ event }) => event as DateRangeEvent),
-    forwardToSelectedDay: sendTo('selectedDay', ({ event }) => event as SelectedDayEvent),
-    forwardToChartMode: sendTo('chartMode', ({ event }) => event as ChartModeEvent),
-    clearSelectedDay: sendTo('selectedDay', { type: 'DAY.CLEAR' }),
+    setCustomStart: assign({
+      customStart: ({ event }) => {
+        assertEvent(event, 'RANGE.CUSTOM_START');
+        return customDay(event.day);
+      },
+    }),
+    setCustomEnd: assign({
+      customEnd: ({ event }) => {
+        assertEvent(event, 'RANGE.CUSTOM_END');
+        return customDay(event.day);
+      },
+    }),
+    selectDay: assign({
+      day: ({ event }) => {
+        assertEvent(event, 'DAY.TOGGLE');
+        return event.day;
+      },
+    }),
+    clearDay: assign({ day: null }),
   },
 }).createMachine({
   id: 'dashboard',
-  invoke: [
-    { id: 'dateRange', systemId: 'dateRange', src: 'dateRange' },
-    { id: 'selectedDay', systemId: 'selectedDay', src: 'selectedDay' },
-    { id: 'chartMode', systemId: 'chartMode', src: 'chartMode' },
-  ],
-  initial: 'active',
+  context: { customStart: '', customEnd: '', day: null },
+  type: 'parallel',
   states: {
-    active: {
+    range: {
+      initial: 'last30',
       on: {
-        'RANGE.SELECT': { actions: ['forwardToDateRange', 'clearSelectedDay'] },
-        'RANGE.CUSTOM_START': { actions: ['forwardToDateRange', 'clearSelectedDay'] },
-        'RANGE.CUSTOM_END': { actions: ['forwardToDateRange', 'clearSelectedDay'] },
-        'AFFILIATE.CHANGED': { actions: 'clearSelectedDay' },
-        'DAY.TOGGLE': { actions: 'forwardToSelectedDay' },
-        'DAY.CLEAR': { actions: 'forwardToSelectedDay' },
-        'CHART.SELECT': { actions: 'forwardToChartMode' },
+        'RANGE.SELECT': [
+          { guard: 'isLast30', target: '.last30' },
+          { guard: 'isCurrent', target: '.current' },
+          { guard: 'isPrevious', target: '.previous' },
+          { guard: 'isCustom', target: '.custom' },
+        ],
+      },
+      states: {
+        last30: {},
+        current: {},
+        previous: {},
+        custom: {
+          initial: 'checking',
+          // Another custom day changes the range: it clears the selected day (the day region
+          // follows). The day it already has changes nothing.
+          on: {
+            'RANGE.CUSTOM_START': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomStart', 'clearDay'] },
+            'RANGE.CUSTOM_END': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomEnd', 'clearDay'] },
+          },
+          states: {
+            checking: {
+              always: [{ guard: 'hasBothDays', target: 'complete' }, { target: 'incomplete' }],
+            },
+            incomplete: {},
+            complete: {},
+          },
+        },
+      },
+    },
+    day: {
+      initial: 'none',
+      states: {
+        none: {
+          on: { 'DAY.TOGGLE': { target: 'selected', actions: 'selectDay' } },
+        },
+        selected: {
+          // The range region cleared the day (another custom day).
+          always: { guard: 'hasNoDay', target: 'none' },
+          on: {
+            'DAY.TOGGLE': [
+              { guard: 'isSelectedDay', target: 'none', actions: 'clearDay' },
+              { target: 'selected', actions: 'selectDay' },
+            ],
+            'DAY.CLEAR': { target: 'none', actions: 'clearDay' },
+            // A change of range or of affiliate clears the day (custom days: see the range region).
+            'RANGE.SELECT': { target: 'none', actions: 'clearDay' },
+            'AFFILIATE.CHANGED': { target: 'none', actions: 'clearDay' },
+          },
+        },
+      },
+    },
+    chart: {
+      initial: 'fees',
+      on: {
+        'CHART.SELECT': [
+          { guard: 'isFees', target: '.fees' },
+          { guard: 'isSales', target: '.sales' },
+        ],
+      },
+      states: {
+        fees: {},
+        sales: {},
       },
     },
   },
 });
+
+export type DashboardSnapshot = SnapshotFrom<typeof dashboardMachine>;
+
+/** The date mode the range region is in. */
+export const selectDateMode = (snapshot: DashboardSnapshot): DateMode =>
+  DATE_MODES.find((mode) => snapshot.matches({ range: mode })) ?? 'last30';
+
+export const selectChartMode = (snapshot: DashboardSnapshot): ChartMode => (snapshot.matches({ chart: 'sales' }) ? 'sales' : 'fees');
+
+export const selectSelectedDay = (snapshot: DashboardSnapshot): string | null => snapshot.context.day;
+export const selectCustomStart = (snapshot: DashboardSnapshot): string => snapshot.context.customStart;
+export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot.context.customEnd;
+
+/**
+ * Where the dashboard of another affiliate starts: the machine's state after AFFILIATE.CHANGED
+ * (the same range and chart, no day), persisted for a new actor to start from.
+ */
+export function afterAffiliateChange(snapshot: DashboardSnapshot) {
+  const actor = createActor(dashboardMachine, { snapshot: dashboardMachine.getPersistedSnapshot(snapshot) }).start();
+  actor.send({ type: 'AFFILIATE.CHANGED' });
+  const next = actor.getPersistedSnapshot();
+  actor.stop();
+  return next;
+}

@@ -86,6 +86,7 @@ export type CachedList = ListHandle & { [RELEASE]: () => void };
 export interface DashboardData {
   affiliates(impersonated: string | null): Promise<Affiliate[]>;
   list(list: ListName, range: Range, impersonated: string | null): Promise<CachedList>;
+  /** The dashboard of the request: derived by the service, or the one answered before. */
   view(request: ViewRequest): Promise<Dashboard>;
   /** A view answered before, kept for the moment the user comes back to it. */
   viewed(request: ViewRequest): Dashboard | undefined;
@@ -145,6 +146,8 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
 
     async view(request) {
       const key = viewKey(request);
+      const known = views.get(key);
+      if (known) return known;
       const dashboard = unwrap(await (await service()).view(request));
       views.delete(key);
       views.set(key, dashboard);
@@ -178,24 +181,36 @@ export interface DashboardView {
   /** The dashboard of the request; null while it is being derived. */
   dashboard: Dashboard | null;
   error: string | null;
+  /** The last dashboard answered to this hook, kept on screen while the next one loads. */
+  last: Dashboard | null;
+}
+
+interface Answer {
+  request: ViewRequest;
+  dashboard: Dashboard | null;
+  error: string | null;
+  last: Dashboard | null;
 }
 
 /** What the dashboard shows for the request (null while its data loads), asked of the service. */
 export function useDashboardView(data: DashboardData, request: ViewRequest | null): DashboardView {
-  const [answer, setAnswer] = useState<{ request: ViewRequest; view: DashboardView } | null>(null);
+  const [answer, setAnswer] = useState<Answer | null>(null);
   useEffect(() => {
-    if (request === null || data.viewed(request)) return undefined;
+    if (request === null) return undefined;
     let current = true;
+    // A view answered before comes back at once (and is shown at once, below); it is still the
+    // last one answered.
     data.view(request).then(
-      (dashboard) => current && setAnswer({ request, view: { dashboard, error: null } }),
-      (error: unknown) => current && setAnswer({ request, view: { dashboard: null, error: errorText(error) } }),
+      (dashboard) => current && setAnswer({ request, dashboard, error: null, last: dashboard }),
+      (error: unknown) => current && setAnswer((before) => ({ request, dashboard: null, error: errorText(error), last: before?.last ?? null })),
     );
     return () => {
       current = false;
     };
   }, [data, request]);
-  if (request === null) return { dashboard: null, error: null };
+  const last = answer?.last ?? null;
+  if (request === null) return { dashboard: null, error: null, last };
   const known = data.viewed(request);
-  if (known) return { dashboard: known, error: null };
-  return answer?.request === request ? answer.view : { dashboard: null, error: null };
+  if (known) return { dashboard: known, error: null, last };
+  return answer?.request === request ? { dashboard: answer.dashboard, error: answer.error, last } : { dashboard: null, error: null, last };
 }

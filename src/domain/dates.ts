@@ -1,4 +1,4 @@
-// Date modes and local days (decisions.md sections 1 and 3, spec sections 2 and 5).
+// Date modes and local days: the dashboard's ranges, their day slots, labels and query.
 // A range is a pair of local day starts [start, end) in one time zone; days are calendar days of
 // that zone, so a day on a DST change lasts 23, 25 (or 23.5 on Lord Howe) hours. Day arithmetic
 // is luxon's calendar arithmetic (`plus({ days: 1 }).startOf('day')`), never 24-hour steps.
@@ -7,8 +7,17 @@
 // the start ('November 2026'); table headings and Sales Details dates 'LLL d, yyyy' ('Nov 5, 2026').
 import { DateTime } from 'luxon';
 
-export type DateMode = 'last30' | 'current' | 'previous' | 'custom';
-export const DATE_MODES: readonly DateMode[] = ['last30', 'current', 'previous', 'custom'];
+/** The date modes, in the order the 'Date range' selector offers them; last30 is the default. */
+export const DATE_MODES = ['last30', 'current', 'previous', 'custom'] as const;
+export type DateMode = (typeof DATE_MODES)[number];
+
+/** The options of the 'Date range' selector. */
+export const DATE_MODE_LABELS: Readonly<Record<DateMode, string>> = {
+  last30: 'Last 30 days',
+  current: 'Current Month',
+  previous: 'Previous Month',
+  custom: 'Custom Date Range',
+};
 
 /** Local day starts: the first day of the range and the day after its last. */
 export interface DateRange {
@@ -46,7 +55,7 @@ export function parseDay(day: string | null | undefined, zone?: string): DateTim
 }
 
 /**
- * Decisions.md section 3, with today = local start of the current day:
+ * The range of a date mode, with today = local start of the current day:
  * last30 = [today - 30 days, today + 1 day); current = this month; previous = last month;
  * custom = [chosen start, chosen end + 1 day), the current month while either is missing.
  * A custom end before its start is read as the same two days the other way round.
@@ -77,7 +86,7 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
   }
 }
 
-/** Decisions.md section 1: `start` and `end` as `DateTime.toISO()` of the local day starts (offset included). */
+/** The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts (offset included). */
 export function toQuery(range: DateRange): { start: string; end: string } {
   return { start: range.start.toISO(), end: range.end.toISO() };
 }

@@ -1,4 +1,4 @@
-// Drives one generated path of the dashboard's machines (tests/model/dashboard-paths.ts) through
+// Drives one generated path of the dashboard machine (tests/model/dashboard-paths.ts) through
 // the real Sales Dashboard, signed in as the fixture user 'parent' (affiliate P1, with children and
 // platform sales), talking to the reference server in process with sales placed relative to today
 // (tests/utils/dashboard-rows.ts). Each event of the path becomes what the user does:
@@ -11,8 +11,7 @@
 //   CHART.SELECT          clicks 'Fees Chart' or 'Sales Chart'
 //   AFFILIATE.CHANGED     chooses another option of 'Affiliate' (Child One; back to all affiliates)
 // What the page should show comes from the real dashboard machine, run beside the page and sent
-// the same events (its children are the machines of the three child models; for a child model's
-// path, the child must be in the path's state after each step). Before and after every step the
+// the same events; it must be in the path's state after each step. Before and after every step the
 // page must show that state: the chosen 'Date range' option and, in custom mode only, the two
 // days; the figures, chart title and requests of the range (payment_events/ and connection_fees/
 // asked with toQuery(dateRange(mode, days)), and only for ranges the path has been in); the
@@ -26,11 +25,9 @@ import { expect } from 'vitest';
 import { createActor, type EventObject } from 'xstate';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { selectChartMode, type ChartMode } from '../../machines/chart-mode.ts';
-import { dashboardMachine, type DashboardEvent } from '../../machines/dashboard.ts';
-import { selectDateMode, type DateMode } from '../../machines/date-range.ts';
+import { dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
-import { dateRange, toQuery } from '../../src/domain/dates.ts';
+import { DATE_MODE_LABELS, dateRange, toQuery } from '../../src/domain/dates.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { addRecentRows, daysAgo, expectedFigures, insertSale, shownStats, statBoxes } from '../utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../utils/dashboard-routes.tsx';
@@ -42,16 +39,6 @@ import { stateLabel } from './paths.ts';
 const SCREEN_TIMEOUT_MS = 3_000;
 /** The first screen also waits for the page's and the chart's lazy code, slow on a busy machine. */
 const FIRST_SCREEN_TIMEOUT_MS = 15_000;
-
-/** The machine whose path runs: one of the three children, or the dashboard that runs them. */
-export type DashboardModelId = 'dateRange' | 'selectedDay' | 'chartMode' | 'dashboard';
-
-const modeLabels: Record<DateMode, string> = {
-  last30: 'Last 30 days',
-  current: 'Current Month',
-  previous: 'Previous Month',
-  custom: 'Custom Date Range',
-};
 
 const chartNames: Record<ChartMode, string> = { fees: 'Fees Chart', sales: 'Sales Chart' };
 const chartSeries: Record<ChartMode, string[]> = {
@@ -66,10 +53,10 @@ const scopes = {
 };
 
 /**
- * The dashboard tests' sales (addRecentRows): both sample days of the selected day model (2 and
- * 5 days ago) have direct sales and fees, a platform sale yesterday, a sale 40 days ago inside the
- * sample custom range (45 to 35 days ago); and a direct sale at today's start, which any range
- * with today shows.
+ * The dashboard tests' sales (addRecentRows): direct sales and fees 2 and 5 days ago, a platform
+ * sale yesterday, a sale 40 days ago inside the sample custom range (45 to 35 days ago); and a
+ * direct sale at today's start, which any range with today shows: the two sample days of the
+ * model (today and 2 days ago) have bars to click.
  */
 function addRows(server: TestServer) {
   addRecentRows(server.db);
@@ -103,8 +90,8 @@ export interface DashboardDriver {
   run(path: MachinePath): Promise<void>;
 }
 
-/** The dashboard of 'parent' on / (its routes as src/app/app.tsx has them), for one path of `model`. */
-export async function startDashboardDriver(model: DashboardModelId): Promise<DashboardDriver> {
+/** The dashboard of 'parent' on / (its routes as src/app/app.tsx has them), for one path of the model. */
+export async function startDashboardDriver(): Promise<DashboardDriver> {
   const server = createTestServer({ now: Date.now() });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   addRows(server);
@@ -133,14 +120,11 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
 
   function expectedView() {
     const snapshot = expected.getSnapshot();
-    const { dateRange: rangeActor, selectedDay, chartMode } = snapshot.children;
-    if (!rangeActor || !selectedDay || !chartMode) throw new Error('The dashboard machine runs dateRange, selectedDay and chartMode');
-    const range = rangeActor.getSnapshot();
-    const mode = selectDateMode(range);
-    const { customStart, customEnd } = range.context;
+    const mode = selectDateMode(snapshot);
+    const { customStart, customEnd } = snapshot.context;
     const dates = dateRange(mode, { customStart, customEnd });
     const figures = expectedFigures(server.db, { ...(affiliate() === 'C1' ? scopes.C1 : scopes.all), ...dates });
-    const chart = selectChartMode(chartMode.getSnapshot());
+    const chart = selectChartMode(snapshot);
     return {
       mode,
       customStart,
@@ -148,11 +132,10 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
       query: toQuery(dates),
       chartTitle: dates.start.setLocale('en-US').toFormat('LLLL yyyy'),
       figures,
-      day: selectedDay.getSnapshot().context.day,
+      day: selectSelectedDay(snapshot),
       // Without platform sales there is no Sales Chart to choose: the Fees Chart shows.
       shown: figures.hasPlatformSales ? chart : ('fees' as ChartMode),
-      label: `${stateLabel(snapshot)} {dateRange: ${stateLabel(range)}, selectedDay: ${stateLabel(selectedDay.getSnapshot())}, chartMode: ${stateLabel(chartMode.getSnapshot())}}`,
-      children: { dateRange: range, selectedDay: selectedDay.getSnapshot(), chartMode: chartMode.getSnapshot() },
+      label: stateLabel(snapshot),
     };
   }
 
@@ -164,7 +147,7 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
       // The date mode, and the custom days only in custom mode.
       const select = screen.getByLabelText('Date range');
       expect(select).toHaveValue(view.mode);
-      expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(modeLabels[view.mode]);
+      expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(DATE_MODE_LABELS[view.mode]);
       if (view.mode === 'custom') {
         expect(screen.getByLabelText('Start date')).toHaveValue(view.customStart);
         expect(screen.getByLabelText('End date')).toHaveValue(view.customEnd);
@@ -247,7 +230,7 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
     if (!user) throw new Error('The page is not rendered');
     switch (event.type) {
       case 'RANGE.SELECT':
-        await user.selectOptions(screen.getByLabelText('Date range'), modeLabels[event.mode]);
+        await user.selectOptions(screen.getByLabelText('Date range'), DATE_MODE_LABELS[event.mode]);
         break;
       case 'RANGE.CUSTOM_START':
         await fill('Start date', event.day);
@@ -303,12 +286,8 @@ export async function startDashboardDriver(model: DashboardModelId): Promise<Das
           if (index === 0) continue;
           await perform(event as DashboardEvent);
           expected.send(event as DashboardEvent);
-          if (model !== 'dashboard') {
-            // The child in the dashboard is where the child's own path says.
-            const child = expectedView().children[model];
-            expect(child.value, `${model} after step ${index}`).toEqual(state.value);
-            expect(child.context, `${model} after step ${index}`).toEqual(state.context);
-          }
+          expect(expected.getSnapshot().value, `the machine after step ${index}`).toEqual(state.value);
+          expect(expected.getSnapshot().context, `the machine after step ${index}`).toEqual(state.context);
           await expectPage(`After step ${index} (${event.type}${payloadOf(event)})`);
         }
       } finally {

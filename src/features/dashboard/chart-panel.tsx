@@ -5,7 +5,7 @@
 // summary and tables do not wait for it, and /login never downloads it. Until it is there, a
 // loading line holds its place (no Suspense fallback, whose reveal React throttles).
 import { useId, useMemo } from 'react';
-import type { ChartMode } from '../../../machines/chart-mode.ts';
+import type { ChartMode } from '../../../machines/dashboard.ts';
 import { useLazyModule } from '../../app/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';

@@ -1,29 +1,24 @@
-// The dashboard's selectors (spec section 2; decisions.md section 1: native <select>s labelled
-// 'Affiliate' and 'Date range'): the affiliate, hidden when one or no affiliate is available, and
-// the date mode, with two date inputs in custom mode. They only send what the user chose.
+// The dashboard's selectors, native <select>s labelled 'Affiliate' and 'Date range': the
+// affiliate, hidden when one or no affiliate is available, and the date mode, with two date
+// inputs in custom mode. They only send what the user chose.
 import { useId } from 'react';
-import type { DateMode } from '../../../machines/date-range.ts';
 import type { Affiliate } from '../../api/affiliates.ts';
+import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
 
 export const ALL_AFFILIATES = '';
 
-const dateModes: { mode: DateMode; label: string }[] = [
-  { mode: 'last30', label: 'Last 30 days' },
-  { mode: 'current', label: 'Current Month' },
-  { mode: 'previous', label: 'Previous Month' },
-  { mode: 'custom', label: 'Custom Date Range' },
-];
-
-const isDateMode = (value: string): value is DateMode => dateModes.some((option) => option.mode === value);
+const isDateMode = (value: string): value is DateMode => DATE_MODES.some((mode) => mode === value);
 
 export function AffiliateSelect({
   affiliates,
   selected,
   onChange,
+  selectRef,
 }: {
   affiliates: readonly Affiliate[];
   selected: string | null;
   onChange: (affiliateId: string | null) => void;
+  selectRef?: (select: HTMLSelectElement | null) => void;
 }) {
   const id = useId();
   // A route's affiliate the list does not know still shows as chosen.
@@ -31,7 +26,7 @@ export function AffiliateSelect({
   return (
     <div className="field dashboard-field dashboard-field--affiliate">
       <label htmlFor={id}>Affiliate</label>
-      <select id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
+      <select ref={selectRef} id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
         <option value={ALL_AFFILIATES}>All affiliates</option>
         {unknown && <option value={selected}>{selected}</option>}
         {affiliates.map((affiliate) => (
@@ -66,9 +61,9 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
             if (isDateMode(event.target.value)) onMode(event.target.value);
           }}
         >
-          {dateModes.map((option) => (
-            <option key={option.mode} value={option.mode}>
-              {option.label}
+          {DATE_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {DATE_MODE_LABELS[mode]}
             </option>
           ))}
         </select>

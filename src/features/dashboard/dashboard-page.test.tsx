@@ -233,10 +233,12 @@ describe('Sales Dashboard', () => {
     await user.selectOptions(select, 'Child One');
 
     expect(location.history.at(-1)).toBe('/affiliate/C1');
+    // The chosen affiliate's dashboard is a new one; the selector keeps the focus.
+    expect(screen.getByLabelText('Affiliate')).toHaveFocus();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
     expect(screen.getByLabelText('Affiliate')).toHaveValue('C1');
     expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
-    // Decisions.md section 2: events of C1; fees of affiliates whose parent is C1 (none).
+    // One affiliate: its own events; fees of the affiliates whose parent it is (none for C1).
     expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { affiliates: [C1], connected: [], ...last30() })));
 
     await user.selectOptions(screen.getByLabelText('Affiliate'), 'All affiliates');
@@ -259,6 +261,21 @@ describe('Sales Dashboard', () => {
     expect(await screen.findByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: /^Sales Details for/ })).not.toBeInTheDocument();
     expect(screen.getAllByRole('button', { pressed: true }).filter((button) => button.matches('.chart-bar'))).toEqual([]);
+  });
+
+  it("keeps the date range when the route's affiliate changes from outside the dashboard", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server, '/affiliate/C1');
+    await waitForData();
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+
+    act(() => location.navigate('/'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Date range')).toHaveValue('previous');
+    // The new dashboard's machine runs: it takes the next choice.
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Current Month');
+    expect(screen.getByLabelText('Date range')).toHaveValue('current');
   });
 
   it('shows neither the selected day nor the figures of the own view once the superuser views the portal as an affiliate', async () => {

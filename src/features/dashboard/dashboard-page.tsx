@@ -1,22 +1,33 @@
-// The Sales Dashboard (spec section 2): all affiliates on /, one on /affiliate/{id}. The view
-// renders the dashboard machine's state (date mode, selected day, chart mode) and the data of the
-// machine's range, which the dashboard's data service (in a Web Worker) loads and derives with
-// deriveDashboard; SWR holds handles to it (src/api/dashboard-data.ts). The view sends what the
-// user does and does no arithmetic. While another range loads, the last dashboard stays on screen.
-import { useMachine, useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { SnapshotFrom } from 'xstate';
+// The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The view renders the dashboard
+// machine's state (date mode, selected day, chart mode) and the data of the machine's range, which
+// the dashboard's data service (in a Web Worker) loads and derives; SWR holds handles to it
+// (src/api/dashboard-data.ts). The view sends what the user does and does no arithmetic.
+// Each view (the affiliate viewed as, and the route's affiliate) has a dashboard of its own, keyed
+// by it, so another affiliate's selected day and figures never show under this one's heading; the
+// route and the header change the affiliate outside the dashboard. A new view's machine starts
+// where the last one was after AFFILIATE.CHANGED: the same range and chart mode, no day. While
+// another range or day loads, the view's last dashboard stays on screen.
+import { useMachine } from '@xstate/react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import { useLocation } from 'wouter';
 import { selectClaims } from '../../../machines/auth.ts';
-import { selectChartMode } from '../../../machines/chart-mode.ts';
-import { dashboardMachine } from '../../../machines/dashboard.ts';
-import { selectDateMode } from '../../../machines/date-range.ts';
+import {
+  afterAffiliateChange,
+  dashboardMachine,
+  selectChartMode,
+  selectCustomEnd,
+  selectCustomStart,
+  selectDateMode,
+  selectSelectedDay,
+  type DashboardSnapshot,
+} from '../../../machines/dashboard.ts';
+import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
 import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
-import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
@@ -26,23 +37,47 @@ import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
 import './dashboard.css';
 
-/** The three child machines; invoked at the root, so they run as long as the dashboard does. */
-function childrenOf(snapshot: SnapshotFrom<typeof dashboardMachine>) {
-  const { dateRange: range, selectedDay, chartMode } = snapshot.children;
-  if (!range || !selectedDay || !chartMode) throw new Error('The dashboard machine runs dateRange, selectedDay and chartMode');
-  return { range, selectedDay, chartMode };
+/**
+ * What one view's dashboard hands on to the next: the machine's last state, and whether the
+ * Affiliate selector had the focus when it chose the next view.
+ */
+function createHandOver() {
+  let last: DashboardSnapshot | undefined;
+  let refocusAffiliate = false;
+  return {
+    /** The state the next view's machine starts in; none for the first view. */
+    start: () => (last === undefined ? undefined : afterAffiliateChange(last)),
+    /** Keeps the machine's state as it changes, until the view's dashboard goes. */
+    follow(actor: ActorRefFrom<typeof dashboardMachine>) {
+      last = actor.getSnapshot();
+      const subscription = actor.subscribe((snapshot) => {
+        last = snapshot;
+      });
+      return () => subscription.unsubscribe();
+    },
+    /** The Affiliate selector chose another view: its successor gets the focus. */
+    affiliateChosen: () => {
+      refocusAffiliate = true;
+    },
+    /** A ref for the Affiliate selector. */
+    affiliateSelect: (select: HTMLSelectElement | null) => {
+      if (select === null || !refocusAffiliate) return;
+      refocusAffiliate = false;
+      select.focus();
+    },
+  };
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+type HandOver = ReturnType<typeof createHandOver>;
 
-function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
-  const [snapshot, send] = useMachine(dashboardMachine);
-  const machines = childrenOf(snapshot);
-  const mode = useSelector(machines.range, selectDateMode);
-  const customStart = useSelector(machines.range, (s) => s.context.customStart);
-  const customEnd = useSelector(machines.range, (s) => s.context.customEnd);
-  const selectedDay = useSelector(machines.selectedDay, (s) => s.context.day);
-  const chartMode = useSelector(machines.chartMode, selectChartMode);
+function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null; handOver: HandOver }) {
+  const [snapshot, send, actor] = useMachine(dashboardMachine, { snapshot: handOver.start() });
+  useEffect(() => handOver.follow(actor), [handOver, actor]);
+  const mode = selectDateMode(snapshot);
+  const customStart = selectCustomStart(snapshot);
+  const customEnd = selectCustomEnd(snapshot);
+  const selectedDay = selectSelectedDay(snapshot);
+  const chartMode = selectChartMode(snapshot);
   const [, navigate] = useLocation();
   const headingId = useId();
 
@@ -51,17 +86,6 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
 
-  // "The filter is also cleared when the date range or affiliate changes": the affiliate is the
-  // route's (chosen here, by a tab, the browser's history or a link) within the view of the
-  // affiliate viewed as; the router and the header are outside the machine, so the machine is
-  // told here when they change it.
-  const view = `${scope.impersonated ?? ''}/${affiliateId ?? ''}`;
-  const shownView = useRef(view);
-  useEffect(() => {
-    if (shownView.current === view) return;
-    shownView.current = view;
-    send({ type: 'AFFILIATE.CHANGED' });
-  }, [view, send]);
   const data = dashboardData(useSession().calls);
   const affiliates = useDashboardAffiliates(data, scope.impersonated);
   const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
@@ -81,15 +105,11 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   }, [affiliates.data, events.data, fees.data, affiliateId, query, range, selectedDay]);
   const derived = useDashboardView(data, request);
 
-  // The last dashboard of the same affiliate, shown while another range or day loads; another
-  // affiliate's figures never stand under this one's heading.
   const current = derived.dashboard;
-  const [previous, setPrevious] = useState<{ dashboard: Dashboard; view: string } | null>(null);
-  if (current !== null && current !== previous?.dashboard) setPrevious({ dashboard: current, view });
-  const dashboard = current ?? (previous?.view === view ? previous.dashboard : null);
+  const dashboard = current ?? derived.last;
 
-  // "The dashboard shows the first error message among affiliates, payment events and fees",
-  // once no retry is coming for it: while the first failure is retried, the page waits.
+  // The first error among affiliates, payment events and fees shows, once no retry is coming
+  // for it: while the first failure is retried, the page waits.
   const isFinal = useIsFinalError();
   const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
   const message = failure !== undefined ? (isFinal(failure) ? errorText(failure) : null) : derived.error;
@@ -99,6 +119,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const showAffiliates = (affiliates.data?.length ?? 0) > 1;
 
   const chooseAffiliate = (id: string | null) => {
+    handOver.affiliateChosen();
     navigate(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`);
   };
 
@@ -110,7 +131,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
         </h1>
         <div className="dashboard-toolbar">
           {showAffiliates && affiliates.data && (
-            <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} />
+            <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} selectRef={handOver.affiliateSelect} />
           )}
           <DateRangeControls
             mode={mode}
@@ -154,9 +175,11 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
 }
 
 export default function DashboardPage({ affiliateId }: { affiliateId: string | null }) {
+  const { impersonated } = useApiScope();
+  const [handOver] = useState(createHandOver);
   return (
     <ServerDataProvider>
-      <SalesDashboard affiliateId={affiliateId} />
+      <SalesDashboard key={`${impersonated ?? ''}/${affiliateId ?? ''}`} affiliateId={affiliateId} handOver={handOver} />
     </ServerDataProvider>
   );
 }
