@@ -1,4 +1,4 @@
-// Viewing the portal as an affiliate (superusers only; spec section 6). States:
+// Viewing the portal as an affiliate (superusers only). States:
 //   none       the superuser's own view
 //   selected   every request carries impersonate_affiliate, cached data is keyed per affiliate
 // The session's API client reads the selected affiliate from this machine's state.

@@ -1,6 +1,6 @@
-// Token refresh scheduling (spec sections 4 and 9): refresh 60 s before expiry, at once with less
-// left, one refresh at a time, and what the parent hears. The machine runs as the child of a tiny
-// parent (it talks to its parent with sendParent), with fake timers faking Date.now too.
+// Token refresh scheduling: refresh 60 s before expiry, at once with less left, one refresh at a
+// time, and what the parent hears. The machine runs as the child of a tiny parent (it talks to its
+// parent with sendParent), with fake timers faking Date.now too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';

@@ -1,7 +1,7 @@
-// What the dashboard must show for a range, worked out in Node from the same lists the browser
-// gets (the API, the same token and query) with the same derivation (deriveDashboard): the stat
-// boxes' labels and values (spec section 2) and the chart's bar names ('11/5 Referral Fees $12.34',
-// a bar for every non-zero amount), formatted for the bench's en-US browser.
+// What the dashboard must show for a range, worked out in Node from the same lists the browser gets
+// (the API, the same token and query) with the same derivation (deriveDashboard): the stat boxes'
+// labels and values and the chart's bar names ('11/5 Referral Fees $12.34', a bar for every
+// non-zero amount), formatted for the bench's en-US browser.
 import { fetchAffiliates } from '../../src/api/affiliates.ts';
 import { createApiClient } from '../../src/api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../../src/api/sales.ts';

@@ -1,4 +1,4 @@
-// GET affiliates/: mapped to {id, name, parent_id} and sorted by name (spec section 3).
+// GET affiliates/: mapped to {id, name, parent_id} and sorted by name.
 import useSWR from 'swr';
 import type { ApiClient, ApiScope } from './client.ts';
 import { affiliateListSchema } from './schemas.ts';

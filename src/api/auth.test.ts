@@ -1,6 +1,6 @@
-// The sign-in calls' texts of spec section 8 for answers the reference server never gives: an
-// answer of the wrong shape is not an HTTP error ('HTTP Error: 200' would make no sense), and a
-// token the login gate cannot read, or a verification that did not verify, is not a sign-in.
+// The sign-in calls' error texts for answers the reference server never gives: an answer of the
+// wrong shape is not an HTTP error ('HTTP Error: 200' would make no sense), and a token the login
+// gate cannot read, or a verification that did not verify, is not a sign-in.
 import { describe, expect, it } from 'vitest';
 import { makeTokenPair, partialClaims, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { createAuthApi } from './auth.ts';

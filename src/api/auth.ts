@@ -1,4 +1,4 @@
-// The sign-in calls of spec section 7, each turning failures into its own text of spec section 8.
+// The sign-in and two-factor calls, each turning failures into its own error text (client.ts).
 import type * as z from 'zod/mini';
 import { readClaims } from '../domain/auth-token.ts';
 import { ApiError, messages, type ApiClient, type RequestOptions } from './client.ts';
@@ -38,15 +38,15 @@ const fixed = (text: string) => () => text;
 const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
 /** The status of a failed HTTP answer; null for a network fault or an answer of the wrong shape. */
 const failedStatus = (error: unknown) => (error instanceof ApiError && error.kind === 'http' ? error.status : null);
-/** 'HTTP Error: {status}' for a failed answer, else the call's default text (spec section 8). */
+/** 'HTTP Error: {status}' for a failed answer, else the call's default text. */
 const httpStatusOr = (text: string) => (error: unknown) => {
   const status = failedStatus(error);
   return status === null ? text : messages.httpStatus(status);
 };
 
 /**
- * The gate reads the stored access token (spec section 4): an answer whose token it cannot read,
- * or whose token a verification should have verified and has not, is not a sign-in.
+ * The login gate decides from the stored access token's claims: an answer whose token it cannot
+ * read, or whose token a verification should have verified and has not, is not a sign-in.
  */
 function readableToken<T extends { access: string }>(path: string, verified: boolean) {
   return (pair: T): T => {

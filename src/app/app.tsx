@@ -1,5 +1,6 @@
-// The application: the session, the routes (decisions.md section 1) and the shared layout.
-// Gated routes show the login gate in place until the session is complete, then the route.
+// The application: the session, the routes and the shared layout. /invite/:inviteId is open; the
+// others show the login gate in place until the session is complete, then the route; unknown
+// paths go to /.
 // The dashboard's code, chart and data start loading together the moment its route is shown,
 // and it appears without a Suspense fallback, which would add React's reveal throttle.
 import { lazy, Suspense, type ReactNode } from 'react';

@@ -1,5 +1,5 @@
-// The tag manager (decisions.md section 1): events always go to window.dataLayer (created if
-// missing); with VITE_GTM_ID set, the Google Tag Manager snippet for it loads at start-up.
+// The tag manager: events always go to window.dataLayer (created if missing); with VITE_GTM_ID set,
+// the Google Tag Manager snippet for it loads at start-up.
 type DataLayerWindow = Window & { dataLayer?: unknown[] };
 
 export function dataLayerOf(target: Window): unknown[] {

@@ -1,4 +1,4 @@
-// The auth token record in localStorage under "auth_token" (decisions.md section 1), and the
+// The auth token record ({username, access, refresh}) in localStorage under "auth_token", and the
 // other tabs' changes to it (the storage event), so that logout in one tab logs out all.
 import { parseStoredToken, TOKEN_STORAGE_KEY, type StoredToken } from '../domain/auth-token.ts';
 

@@ -1,6 +1,6 @@
-// A labelled input for a six-digit one-time code (spec sections 2 and 5: at most 6 characters,
-// placeholder 'Enter 6-digit code'). No pattern, so that whatever is pasted arrives; spaces in a
-// pasted code ("123 456") are dropped before the length limit applies.
+// A labelled input for a six-digit one-time code (at most 6 characters, placeholder
+// 'Enter 6-digit code'). No pattern, so that whatever is pasted arrives; spaces in a pasted code
+// ("123 456") are dropped before the length limit applies.
 import { useId, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { CODE_LENGTH } from '../../machines/auth.ts';
 import './components.css';

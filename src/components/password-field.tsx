@@ -1,4 +1,4 @@
-// A labelled password input with a show/hide toggle (spec section 2: password inputs have one).
+// A labelled password input with a show/hide toggle, which every password input has.
 import { useId, useState } from 'react';
 import './components.css';
 

@@ -1,5 +1,5 @@
-// What the Sales Dashboard shows (spec section 2, decisions.md section 2), as plain data the view
-// renders without arithmetic, and the small rules both derivations share (deriveDashboard in
+// What the Sales Dashboard shows (see docs/product-rules.md, Dashboard figures), as plain data the
+// view renders without arithmetic, and the small rules both derivations share (deriveDashboard in
 // dashboard.ts and its bignumber.js reference in dashboard-reference.ts).
 import type { Affiliate } from '../api/affiliates.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
@@ -98,12 +98,12 @@ export interface Dashboard {
   connectionFeeTable: { heading: string; rows: ConnectionFeeRow[]; hasItems: boolean };
 }
 
-/** Spec section 9: the detail table shows at most 20 rows with no day selected. */
+/** With no day selected, Sales Details shows at most 20 rows. */
 export const SALES_DETAILS_LIMIT = 20;
 export const UNKNOWN_AFFILIATE = 'Unknown';
 
 /**
- * Spec section 2: with a selected day the headings are 'Sales Details for {date}', 'Platform Sales for {date}'
+ * With a selected day the headings are 'Sales Details for {date}', 'Platform Sales for {date}'
  * and 'Connection Fee Details for {date}'.
  */
 export function tableHeading(title: string, selectedDate: string | null): string {
@@ -121,8 +121,8 @@ export function feeAffiliateId(item: ConnectionFee): string | null {
 }
 
 /**
- * "Sales Details keeps only rows with a policy_number and at least one traveler" (spec section 5);
- * "only the first policy is used" (section 3). The policy number, or null when the event has no row.
+ * Sales Details keeps only sales with a policy_number and at least one traveler, and only the first
+ * policy of a sale counts. The policy number, or null when the event has no row.
  */
 export function salesDetailsPolicy(event: PaymentEvent): string | null {
   const policy = event.order.policy?.[0];

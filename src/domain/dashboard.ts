@@ -1,5 +1,6 @@
 // deriveDashboard: the whole Sales Dashboard (stat boxes, both charts, the three tables) from the
-// payment events, connection fees and affiliates of a range, per decisions.md section 2.
+// payment events, connection fees and affiliates of a range, by the rules of docs/product-rules.md
+// (Dashboard figures).
 // One pass over the events and one over the fees, in exact micro-units (money.ts); each sale is
 // placed in its local day by the range's day boundaries (dates.ts DayIndex). Sales Details rows are
 // merged only for the days they can come from (the newest days until 20 rows, or the selected day):

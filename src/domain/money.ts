@@ -1,10 +1,10 @@
-// Exact money arithmetic for the dashboard (spec sections 3 and 9, decisions.md section 2).
-// "Money: 2 digits of display precision; sums carried at 6-digit precision; commission precision 6."
+// Exact money arithmetic for the dashboard (see docs/product-rules.md, Dashboard figures).
+// Money is shown with 2 decimals; sums and commissions are carried with 6.
 //
 // Amounts travel as integer micro-units (millionths) in plain JS numbers: sums of integers below
 // 2^53 are exact, and this is several times faster than one BigNumber per operation. Rounding:
 // - a value or product with more than 6 decimals is taken at 6 decimals, half to even
-//   (BigNumber.ROUND_HALF_EVEN, the one rounding mode decisions.md names; `commission` below);
+//   (BigNumber.ROUND_HALF_EVEN, the portal's one rounding mode; `commission` below);
 // - display values are rounded to 2 decimals, half to even at exact halves (`roundHalfEven`);
 //   zero is always '0.00', never '-0.00'.
 // Anything the fast path cannot hold exactly (more than 15 digits, more than 6 significant
@@ -130,7 +130,7 @@ export function toMicro(text: string | null | undefined): Micro {
 }
 
 /**
- * "commission = amount * percent / 100, 6 decimals" (decisions.md section 2), in micro-units,
+ * "commission = amount * percent / 100, 6 decimals", in micro-units,
  * rounded half to even at the 6th decimal. A missing amount or percent is 0. The same rule gives
  * a connection fee from `amount` and `connection_fee_pc`.
  */
@@ -195,8 +195,8 @@ function commissionOfLast(percent: string): number {
 }
 
 /**
- * "Totals rounded to 2 decimals, half-to-even at exact halves" (spec section 5): micro-units to
- * the 2-decimal display string. 0.125 -> '0.12', 0.135 -> '0.14', -0.125 -> '-0.12'.
+ * Totals are rounded to 2 decimals, half to even at exact halves: micro-units to the 2-decimal
+ * display string. 0.125 -> '0.12', 0.135 -> '0.14', -0.125 -> '-0.12'.
  */
 export function roundHalfEven(micro: Micro): string {
   if (!Number.isSafeInteger(micro)) throw new RangeError(`Not an exact micro-unit amount: ${micro}`);
@@ -215,9 +215,9 @@ export function money(micro: Micro): Money {
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
- * A money value as currency text, e.g. '$1,234.57' (decisions.md section 1: the configured
- * currency, 2 decimals). The value is already rounded half to even; Intl only lays it out (it
- * receives the exact decimal string, so it never rounds).
+ * A money value as currency text, e.g. '$1,234.57', in the configured currency (VITE_CURRENCY)
+ * with 2 decimals. The value is already rounded half to even; Intl only lays it out (it receives
+ * the exact decimal string, so it never rounds).
  */
 export function formatMoney(value: Money | string, currency: string, locale?: string): string {
   const display = typeof value === 'string' ? value : value.display;

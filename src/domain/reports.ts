@@ -1,10 +1,10 @@
-// The Reports screen's rules (decisions.md section 4, spec sections 2 and 9): which reports are
-// listed, which affiliates the selector offers, and how a report's period reads.
+// The Reports screen's rules (see docs/product-rules.md, Reports): which reports are listed, which
+// affiliates the selector offers, and how a report's period reads.
 // Dates are the API's calendar days ('2026-11-01'), read as days, never as instants in a zone.
 import { DateTime } from 'luxon';
 import type { AffiliateReport } from '../api/schemas.ts';
 
-/** "Reports: at most 12 periods" (spec section 9). */
+/** The Reports screen shows at most 12 periods. */
 export const MAX_REPORT_PERIODS = 12;
 
 /** The fields of an affiliate these rules read (src/api/affiliates.ts maps the API's to them). */
@@ -21,9 +21,9 @@ const newestFirst = (a: Dated, b: Dated): number =>
   a.start_date < b.start_date ? 1 : a.start_date > b.start_date ? -1 : b.id - a.id;
 
 /**
- * "For each (affiliate_id, start_date) keep the report with the highest id; sort by start_date,
- * newest first; keep 12" (decisions.md section 4). The 12 are counted per affiliate, since the
- * table shows one affiliate's periods; `reportsOf` below picks one affiliate's.
+ * For each (affiliate_id, start_date) keep the report with the highest id; sort by start_date,
+ * newest first; keep 12. The 12 are counted per affiliate, since the table shows one affiliate's
+ * periods; `reportsOf` below picks one affiliate's.
  */
 export function latestReports<R extends Dated>(reports: readonly R[]): R[] {
   const latest = new Map<string, R>();
@@ -44,8 +44,8 @@ export function latestReports<R extends Dated>(reports: readonly R[]): R[] {
 }
 
 /**
- * "The selector lists top-level affiliates (parent null) that have reports, sorted by name"
- * (decisions.md section 4). Ties in name keep a stable order by id.
+ * The selector lists top-level affiliates (parent null) that have reports, sorted by name. Ties in
+ * name keep a stable order by id.
  */
 export function reportAffiliates<A extends ReportAffiliate>(
   affiliates: readonly A[],
@@ -60,8 +60,7 @@ export function reportAffiliates<A extends ReportAffiliate>(
 /**
  * The rows of the table: the latest reports of `affiliateId`, at most 12 periods. Without an
  * affiliate (none of the user's affiliates is top-level, or the affiliates could not be loaded)
- * every report the user may see counts, still at most 12 rows: "at most the 12 most recent
- * periods are shown" (spec section 2).
+ * every report the user may see counts, still at most the 12 most recent periods.
  */
 export function reportsOf<R extends Dated>(reports: readonly R[], affiliateId: string | null): R[] {
   const chosen = affiliateId === null ? reports : reports.filter((report) => report.affiliate_id === affiliateId);

@@ -1,5 +1,5 @@
-// The dashboard's rules on single sales and on rows (decisions.md section 2, spec section 5),
-// in micro-units. deriveDashboard (dashboard.ts) composes them over a whole range.
+// The dashboard's rules on single sales and on rows (see docs/product-rules.md, Dashboard
+// figures), in micro-units. deriveDashboard (dashboard.ts) composes them over a whole range.
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { affiliateLabel, compareGroups, compareNewestFirst, groupKey } from './dashboard-model.ts';
 import { commission, toMicro, type Micro } from './money.ts';

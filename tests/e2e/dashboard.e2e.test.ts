@@ -1,8 +1,8 @@
 // The Sales Dashboard in a real Chromium against the built portal and the reference server with
 // fresh demo data, signed in as globetrotter (Globetrotter Travel, parent of AFF-110 and AFF-120):
 // the heading and stat boxes, the date modes and the exact start/end the browser asks for
-// (decisions.md section 3, in the browser's time zone), selecting a day on the chart by mouse and
-// keyboard, the affiliate selector, the Fees/Sales chart switch, and the 390 px layout.
+// (docs/product-rules.md, Date ranges, in the browser's time zone), selecting a day on the chart by
+// mouse and keyboard, the affiliate selector, the Fees/Sales chart switch, and the 390 px layout.
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ function statBoxes(p: Page): Promise<[string, string][]> {
     .evaluateAll((boxes) => boxes.map((box) => [box.querySelector('dt')?.textContent ?? '', box.querySelector('dd')?.textContent ?? ''] as [string, string]));
 }
 
-// --- Date ranges (decisions.md section 3) --------------------------------------------------------
+// --- Date ranges (docs/product-rules.md, Date ranges) --------------------------------------------
 
 type Mode = 'last30' | 'current' | 'previous' | 'custom';
 

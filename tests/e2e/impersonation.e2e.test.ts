@@ -1,6 +1,6 @@
-// Viewing the portal as an affiliate (spec sections 2 and 6, decisions.md section 1): the
-// superuser's 'View as Affiliate' selector in the header, the 'Viewing as' line, the
-// impersonate_affiliate parameter on every API call meanwhile, and its absence for other users.
+// Viewing the portal as an affiliate (see docs/product-rules.md, Who sees what): the superuser's
+// 'View as Affiliate' selector in the header, the 'Viewing as' line, the impersonate_affiliate
+// parameter on every API call meanwhile, and its absence for other users.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';

@@ -1,7 +1,6 @@
-// Invite registration (spec sections 2 and 5) against the reference server: the demo invite for
-// Globetrotter Lisbon, the client's field checks, the server's field error, a registration that
-// lands on the 2FA set-up and, with an e-mailed code, on the dashboard; the used invite and an
-// unknown one are 'Invalid Invite'.
+// Invite registration against the reference server: the demo invite for Globetrotter Lisbon, the
+// client's field checks, the server's field error, a registration that lands on the 2FA set-up and,
+// with an e-mailed code, on the dashboard; the used invite and an unknown one are 'Invalid Invite'.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_INVITE_ID } from '../../server/seed.ts';

@@ -1,7 +1,7 @@
-// The Reports screen (spec section 2, decisions.md section 4) against the reference server's demo
-// reports: the tab, heading and note, the table of the latest report per period (at most 12,
-// newest first), a real .xlsx download through the browser, the report_download event, the
-// superuser's affiliate selector, and the cards at 390 px.
+// The Reports screen (see docs/product-rules.md, Reports) against the reference server's demo
+// reports: the tab, heading and note, the table of the latest report per period (at most 12, newest
+// first), a real .xlsx download through the browser, the report_download event, the superuser's
+// affiliate selector, and the cards at 390 px.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,7 @@ afterEach(async () => {
   page = undefined;
 });
 
-/** decisions.md section 4: the latest report of each period of one affiliate, newest first, 12 at most. */
+/** The latest report of each period of one affiliate, newest first, 12 at most. */
 function expectedRows(reports: Report[], affiliateId: string): Report[] {
   const latest = new Map<string, Report>();
   for (const report of reports.filter((candidate) => candidate.affiliate_id === affiliateId)) {

@@ -1,7 +1,7 @@
-// The session across the portal (spec section 4, decisions.md section 1): the access token
-// refreshed 60 s before expiry without the user doing anything, a reload keeping the session,
-// Logout (also in another tab of the same browser), unknown paths going to /, and a gated route
-// showing the login gate in place until sign-in completes.
+// The session across the portal: the access token refreshed 60 s before expiry without the user
+// doing anything, a reload keeping the session, Logout (also in another tab of the same browser),
+// unknown paths going to /, and a gated route showing the login gate in place until sign-in
+// completes.
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';

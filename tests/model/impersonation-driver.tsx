@@ -129,7 +129,7 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
         expect(screen.queryByLabelText('Affiliate'), "no 'Affiliate' selector with one affiliate").not.toBeInTheDocument();
       }
       expect(screen.getByRole('region', { name: 'Summary' }).closest('.dashboard__content')).toHaveAttribute('aria-busy', 'false');
-      // A view seen before in the path is cached (spec section 9: fresh for 5 minutes).
+      // A view seen before in the path is cached (server data stays fresh for 5 minutes).
       const made = dashboardCallsSince(from);
       if (!seenViews.has(affiliateId)) expect(made.map((call) => call.path), "the dashboard's calls of a new view").toContain('payment_events/');
       for (const call of made) expect(call, 'impersonate_affiliate on each dashboard call').toEqual({ path: call.path, impersonate: affiliateId });

@@ -15,7 +15,7 @@ export type { OutboxMessage };
 
 /** Where relative URLs given to the test server's fetch are resolved. */
 export const TEST_ORIGIN = 'http://portal.test';
-/** The API base the portal appends spec section 7's paths to. */
+/** The API base the portal appends its call paths ('token/', 'affiliates/') to. */
 export const API = '/api/v2';
 /**
  * The signing key of every test server; tokens signed with anything else are forged. Copied into

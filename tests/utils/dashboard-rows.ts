@@ -1,8 +1,8 @@
 // Sales and connection fees for dashboard tests, placed relative to today (the fixtures of
 // api-server.ts sit at fixed dates), and the summary figures a range should show, computed
-// straight from the database rows with bignumber.js by decisions.md section 2: an independent
-// reference for the dashboard, which derives them in exact micro-units (src/domain/dashboard.ts);
-// and the stat boxes those figures call for, next to the ones a page shows.
+// straight from the database rows with bignumber.js by docs/product-rules.md (Dashboard figures):
+// an independent reference for the dashboard, which derives them in exact micro-units
+// (src/domain/dashboard.ts); and the stat boxes those figures call for, next to the ones a page shows.
 import { within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
@@ -152,7 +152,7 @@ const currency = new Intl.NumberFormat(undefined, { style: 'currency', currency:
 /** An amount as the page shows it. */
 export const money = (amount: string) => currency.format(amount as Intl.StringNumericLiteral);
 
-/** The stat boxes the figures call for, by the spec's labels. */
+/** The stat boxes the figures call for, by their labels on the page. */
 export function statBoxes(figures: ExpectedFigures): Record<string, string> {
   const platform = figures.hasPlatformSales;
   return {

@@ -53,7 +53,7 @@ export function renderWithSession(ui: ReactElement, options: RenderWithSessionOp
  * `failNext(path)` makes the next call of a path fail as a network fault does (fetch rejects),
  * `failNext(path, { status: 500 })` answers it with that status and an HTML page instead, as a
  * failing upstream proxy would (the server never sees the call), and `hold(path)` keeps its calls
- * waiting until the returned release is called. Paths are spec section 7's ('2fa/totp/setup/').
+ * waiting until the returned release is called. Paths omit the API base ('2fa/totp/setup/').
  */
 export function steerableServer(server: TestServer) {
   /** The faults still to come, per path, in order: a network fault, or an answer with a status. */

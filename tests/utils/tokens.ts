@@ -1,6 +1,6 @@
 // Access tokens for tests: unsigned JWTs (header.payload.signature, base64url) with the claims the
-// portal reads (spec section 3). The client never checks signatures, so these route the login
-// gate and schedule refreshes exactly as the server's signed tokens do.
+// portal reads (docs/product-rules.md, Tokens and sessions). The client never checks signatures, so
+// these route the login gate and schedule refreshes exactly as the server's signed tokens do.
 import type { TokenPair } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
 

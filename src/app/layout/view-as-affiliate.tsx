@@ -1,6 +1,6 @@
-// The header's 'View as Affiliate' selector, for superusers only (spec sections 2 and 6), and the
-// 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it fetches with SWR,
-// which the sign-in screens never need.
+// The header's 'View as Affiliate' selector, for superusers only (see docs/product-rules.md, Who
+// sees what), and the 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it
+// fetches with SWR, which the sign-in screens never need.
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useLocation } from 'wouter';

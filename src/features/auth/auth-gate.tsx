@@ -1,5 +1,5 @@
-// The login gate (spec section 4): the sign-in screen the auth machine is in, or, once the
-// session is verified and its access token current, the app content.
+// The login gate: the sign-in screen the auth machine is in, or, once the session is verified
+// (is_2fa_verified) and its access token current, the app content.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { Spinner } from '../../components/spinner.tsx';

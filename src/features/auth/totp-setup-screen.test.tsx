@@ -106,7 +106,7 @@ describe('Authenticator setup screen', () => {
     const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
     await user.type(field, `${wrong}{Enter}`);
 
-    // Spec section 8: a refused setup call says 'HTTP Error: {status}'.
+    // A refused setup call says 'HTTP Error: {status}'.
     expect(await screen.findByText('HTTP Error: 400')).toHaveAttribute('role', 'alert');
     expect(field).toHaveValue(wrong);
     expect(screen.getByRole('button', { name: 'Confirm' })).toBeEnabled();

@@ -1,9 +1,9 @@
-// The daily stacked bar chart (spec section 2) with @nivo/bar. Bars are drawn by ChartBar, not
-// nivo's default, to control opacity and border (0.5 and 1, 0.8 and 3 for the selected day; spec
-// section 9) and to make each bar a labelled toggle button: '11/5 Referral Fees $12.34', selected
-// with a click, Enter or Space. Clicking empty chart space clears the day. The width is measured
-// here (nivo's Responsive wrapper measures 0 in jsdom), before the chart first renders. Nothing
-// animates: bars are drawn where they belong, and a chart that is left goes at once.
+// The daily stacked bar chart with @nivo/bar. Bars are drawn by ChartBar, not nivo's default, to
+// control opacity and border (0.5 and 1, 0.8 and 3 for the selected day) and to make each bar a
+// labelled toggle button: '11/5 Referral Fees $12.34', selected with a click, Enter or Space.
+// Clicking empty chart space clears the day. The width is measured here (nivo's Responsive wrapper
+// measures 0 in jsdom), before the chart first renders. Nothing animates: bars are drawn where they
+// belong, and a chart that is left goes at once.
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
 import { createContext, use, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';

@@ -1,6 +1,6 @@
-// The detail tables (spec section 2), hidden on mobile (dashboard.css): Sales Details, Platform
-// Sales, and Connection Fee Details when fee items exist. Headings come from the model ('Sales
-// Details for Nov 5, 2026' with a day selected); amounts are formatted, never computed, here.
+// The detail tables, hidden on mobile (dashboard.css): Sales Details, Platform Sales, and
+// Connection Fee Details when fee items exist. Headings come from the model
+// ('Sales Details for Nov 5, 2026' with a day selected); amounts are formatted, never computed, here.
 // A day may have thousands of sales, all of them listed ("with a day all shown"): such a table
 // gets its rows in steps, one task each, so that the page answers while they are added, and the
 // browser skips laying it out while it is off screen (content-visibility).

@@ -1,6 +1,5 @@
-// The summary grid (spec section 2; decisions.md section 1: a <dl>, each stat box a <div> with a
-// <dt> label and a <dd> value). With platform sales the first two boxes count direct sales only
-// and two platform boxes follow.
+// The summary grid: a <dl>, each stat box a <div> with a <dt> label and a <dd> value. With platform
+// sales the first two boxes count direct sales only and two platform boxes follow.
 import type { DashboardStats } from '../../domain/dashboard-model.ts';
 import { formatMoney } from '../../domain/money.ts';
 

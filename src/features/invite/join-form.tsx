@@ -1,7 +1,7 @@
-// The 'Join' form (spec sections 2 and 5): the affiliate's name, Email, Password and Confirm
-// Password, each field's error under it, the general error line, Back to Login and Create
-// Account ('Creating Account...' while the account is created). What the user typed stays here
-// after any error; the machine decides what is wrong and what happens next.
+// The 'Join' form: the affiliate's name, Email, Password and Confirm Password, each field's error
+// under it, the general error line, Back to Login and Create Account ('Creating Account...' while
+// the account is created). What the user typed stays here after any error; the machine decides what
+// is wrong and what happens next.
 import { useSelector } from '@xstate/react';
 import { useId, useState, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';

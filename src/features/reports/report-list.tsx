@@ -1,7 +1,7 @@
-// The reports of the chosen affiliate, twice: a table on wider screens and cards below 768 px
-// (decisions.md section 1). reports.css shows one and hides the other with display:none, so a
-// screen reader meets only the one on screen. Every row has its own Download Report button; its
-// name stays the spec's text and aria-describedby points at the row's period.
+// The reports of the chosen affiliate, twice: a table on wider screens and cards below 768 px.
+// reports.css shows one and hides the other with display:none, so a screen reader meets only the
+// one on screen. Every row has its own Download Report button; its name stays 'Download Report' and
+// aria-describedby points at the row's period.
 import { useId } from 'react';
 import type { AffiliateReport } from '../../api/schemas.ts';
 import { env } from '../../config/env.ts';

@@ -1,4 +1,4 @@
-// The Reports screen (spec section 2, decisions.md section 4): the latest monthly reports of one
+// The Reports screen (see docs/product-rules.md, Reports): the latest monthly reports of one
 // top-level affiliate, at most 12 periods, each downloadable as a spreadsheet. The affiliate
 // selector lists the top-level affiliates that have reports and appears when there is more than
 // one. A user none of whose affiliates is top-level (a child affiliate's user) sees the reports

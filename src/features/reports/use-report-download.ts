@@ -1,8 +1,8 @@
-// Downloading a report (spec section 7, decisions.md sections 1 and 4): GET
-// reports/affiliate/{id}/download/ through the session's client (bearer token, impersonation) as a
-// blob, saved as report-{id}-{report_date}.xlsx; on success the report_download event goes to the
-// dataLayer. A failed download is only logged (spec section 8). Each report is busy on its own,
-// so other reports stay downloadable meanwhile. Saving, tracking and logging are injectable.
+// Downloading a report: GET reports/affiliate/{id}/download/ through the session's client (bearer
+// token, impersonation) as a blob, saved as report-{id}-{report_date}.xlsx; on success the
+// report_download event goes to the dataLayer. A failed download is only logged, never shown. Each
+// report is busy on its own, so other reports stay downloadable meanwhile. Saving, tracking and
+// logging are injectable.
 import { useCallback, useRef, useState } from 'react';
 import type { ApiClient } from '../../api/client.ts';
 import { downloadReport, reportFileName } from '../../api/reports.ts';
