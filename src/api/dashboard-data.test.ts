@@ -56,6 +56,6 @@ describe("the dashboard's data calls on the main thread", () => {
     events[RELEASE]();
     await expect(data.view({ ...request, selectedDay: '2026-11-01' })).rejects.toThrow("The dashboard's payment events are no longer loaded");
     // A view answered before stays at hand.
-    expect(data.viewed(request)?.stats.numberOfSales).toBe(0);
+    expect((await data.view(request)).stats.numberOfSales).toBe(0);
   });
 });

@@ -11,8 +11,8 @@
 // range's calls already (src/workers/dashboard-worker.ts); the first calls asking the same take
 // those answers up.
 import { wrap } from 'comlink';
-import { useEffect, useState } from 'react';
 import useSWR from 'swr';
+import useSWRImmutable from 'swr/immutable';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
 import { opening } from '../workers/dashboard-opening.ts';
@@ -88,8 +88,6 @@ export interface DashboardData {
   list(list: ListName, range: Range, impersonated: string | null): Promise<CachedList>;
   /** The dashboard of the request: derived by the service, or the one answered before. */
   view(request: ViewRequest): Promise<Dashboard>;
-  /** A view answered before, kept for the moment the user comes back to it. */
-  viewed(request: ViewRequest): Dashboard | undefined;
 }
 
 const VIEWS_KEPT = 16;
@@ -154,7 +152,6 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
       if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value!);
       return dashboard;
     },
-    viewed: (request) => views.get(viewKey(request)),
   };
 }
 
@@ -185,32 +182,20 @@ export interface DashboardView {
   last: Dashboard | null;
 }
 
-interface Answer {
-  request: ViewRequest;
-  dashboard: Dashboard | null;
-  error: string | null;
-  last: Dashboard | null;
-}
-
 /** What the dashboard shows for the request (null while its data loads), asked of the service. */
 export function useDashboardView(data: DashboardData, request: ViewRequest | null): DashboardView {
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  useEffect(() => {
-    if (request === null) return undefined;
-    let current = true;
-    // A view answered before comes back at once (and is shown at once, below); it is still the
-    // last one answered.
-    data.view(request).then(
-      (dashboard) => current && setAnswer({ request, dashboard, error: null, last: dashboard }),
-      (error: unknown) => current && setAnswer((before) => ({ request, dashboard: null, error: errorText(error), last: before?.last ?? null })),
-    );
-    return () => {
-      current = false;
-    };
-  }, [data, request]);
-  const last = answer?.last ?? null;
-  if (request === null) return { dashboard: null, error: null, last };
-  const known = data.viewed(request);
-  if (known) return { dashboard: known, error: null, last };
-  return answer?.request === request ? { dashboard: answer.dashboard, error: answer.error, last } : { dashboard: null, error: null, last };
+  // A view follows from its request alone: it never goes stale, and a failure is not a call to
+  // retry. SWR keeps the previous view while the next loads; a view is compared by identity, as
+  // hashing a whole dashboard would cost the main thread what the worker saves.
+  const view = useSWRImmutable<Dashboard, Error, readonly ['dashboard view', ViewRequest] | null>(
+    request && ['dashboard view', request],
+    ([, asked]) => data.view(asked),
+    { keepPreviousData: true, shouldRetryOnError: false, compare: (a, b) => a === b },
+  );
+  const settled = request !== null && !view.isLoading;
+  return {
+    dashboard: settled && view.error === undefined ? (view.data ?? null) : null,
+    error: settled && view.error !== undefined ? errorText(view.error) : null,
+    last: view.data ?? null,
+  };
 }

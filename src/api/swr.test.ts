@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client.ts';
 import { retryDelay } from '../domain/retry-policy.ts';
-import { createGarbageCollector, GC_TIME_MS, isRetryable } from './swr.ts';
+import { createGarbageCollector, GC_TIME_MS, isFinalError, isRetryable, swrConfiguration } from './swr.ts';
 
 describe('the query cache rules (spec section 9)', () => {
   it('retries 5xx answers and network failures, never a 4xx or a bad response', () => {
@@ -37,6 +37,31 @@ describe('the query cache rules (spec section 9)', () => {
       acquire('a'); // back in time
       vi.advanceTimersByTime(GC_TIME_MS);
       expect(cache.has('a')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('retries after 1000, 2000 and 4000 ms, and tells a failure that a retry follows from the last one', () => {
+    vi.useFakeTimers();
+    try {
+      const { onErrorRetry } = swrConfiguration(new Map() as never);
+      const revalidate = vi.fn(() => Promise.resolve(true));
+      const config = { errorRetryCount: 3 } as never;
+      const failures = [1, 2, 3, 4].map((attempt) => new ApiError(`attempt ${attempt}`, 'http', 502));
+      failures.forEach((error, index) => {
+        onErrorRetry?.(error, 'key', config, revalidate, { retryCount: index + 1, dedupe: true });
+        if (index < 3) {
+          vi.advanceTimersByTime(retryDelay(index + 1) - 1);
+          expect(revalidate).toHaveBeenCalledTimes(index);
+          vi.advanceTimersByTime(1);
+          expect(revalidate).toHaveBeenLastCalledWith({ retryCount: index + 1 });
+        }
+      });
+      vi.runAllTimers();
+      expect(revalidate).toHaveBeenCalledTimes(3);
+      expect(failures.map(isFinalError)).toEqual([false, false, false, true]);
+      expect(isFinalError(new ApiError('x', 'http', 404))).toBe(true);
     } finally {
       vi.useRealTimers();
     }

@@ -1,7 +1,8 @@
 // How server data is cached (spec section 9): fresh for 5 minutes (no refetch before, no refetch
 // on focus), unused entries dropped 5 minutes after their last user leaves, and 3 retries with
 // 1000 ms doubling to at most 30000 ms, only for failures a retry can mend (5xx, network): a 4xx
-// is final, and a 401 has already ended the session.
+// is final, and a 401 has already ended the session. SWR's own options do most of it; below is
+// only what they cannot do, each with its reason.
 import { useEffect } from 'react';
 import { unstable_serialize, type Cache, type Middleware, type SWRConfiguration } from 'swr';
 import { MAX_RETRIES, retryDelay } from '../domain/retry-policy.ts';
@@ -15,7 +16,19 @@ export function isRetryable(error: unknown): boolean {
   return error.kind === 'network' || (error.kind === 'http' && error.status !== null && error.status >= 500);
 }
 
-/** Tracks who uses each cache entry, and drops it GC_TIME_MS after the last user left. */
+// Kept: SWR's state is the same after a failure it will retry and after its last one; only
+// onErrorRetry knows which is which.
+const retried = new WeakSet<object>();
+
+/** Whether a failure is the last word: not retryable, or the retries are used up. */
+export function isFinalError(error: unknown): boolean {
+  return !(typeof error === 'object' && error !== null && retried.has(error));
+}
+
+/**
+ * Tracks who uses each cache entry, and drops it GC_TIME_MS after the last user left.
+ * Kept: SWR never drops a cache entry, and only its hooks know when a key is in use.
+ */
 export function createGarbageCollector(cache: Cache, schedule: typeof setTimeout = setTimeout, cancel: typeof clearTimeout = clearTimeout) {
   const users = new Map<string, number>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -56,17 +69,18 @@ export function createGarbageCollector(cache: Cache, schedule: typeof setTimeout
 }
 
 export function swrConfiguration(cache: Cache): SWRConfiguration & { provider: () => Cache } {
-  const collector = createGarbageCollector(cache);
   return {
     provider: () => cache,
-    use: [collector.middleware],
+    use: [createGarbageCollector(cache).middleware],
     dedupingInterval: STALE_TIME_MS,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     shouldRetryOnError: isRetryable,
     errorRetryCount: MAX_RETRIES,
-    onErrorRetry: (error, _key, config, revalidate, { retryCount }) => {
-      if (!isRetryable(error) || retryCount > (config.errorRetryCount ?? MAX_RETRIES)) return;
+    // Kept: SWR's own waits are random (0.5 to 1.5 times a doubling interval), not 1, 2, 4 s.
+    onErrorRetry: (error: unknown, _key, config, revalidate, { retryCount }) => {
+      if (retryCount > (config.errorRetryCount ?? MAX_RETRIES)) return;
+      if (typeof error === 'object' && error !== null) retried.add(error);
       setTimeout(() => void revalidate({ retryCount }), retryDelay(retryCount));
     },
   };

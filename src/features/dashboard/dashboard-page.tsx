@@ -24,6 +24,7 @@ import {
 } from '../../../machines/dashboard.ts';
 import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
+import { isFinalError } from '../../api/swr.ts';
 import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -31,7 +32,7 @@ import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
-import { ServerDataProvider, useIsFinalError } from '../../app/server-data.tsx';
+import { ServerDataProvider } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
@@ -110,9 +111,8 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 
   // The first error among affiliates, payment events and fees shows, once no retry is coming
   // for it: while the first failure is retried, the page waits.
-  const isFinal = useIsFinalError();
   const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
-  const message = failure !== undefined ? (isFinal(failure) ? errorText(failure) : null) : derived.error;
+  const message = failure !== undefined ? (isFinalError(failure) ? errorText(failure) : null) : derived.error;
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;

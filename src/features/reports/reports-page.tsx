@@ -7,12 +7,13 @@ import { useId, useState } from 'react';
 import { useAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
 import { useReports } from '../../api/reports.ts';
+import { isFinalError } from '../../api/swr.ts';
 import { useApiScope } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
-import { ServerDataProvider, useIsFinalError } from '../../app/server-data.tsx';
+import { ServerDataProvider } from '../../app/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
 
@@ -23,7 +24,6 @@ export interface ReportsPageProps {
 
 function Reports({ saveFile }: ReportsPageProps) {
   const scope = useApiScope();
-  const isFinal = useIsFinalError();
   const affiliates = useAffiliates(scope);
   const reports = useReports(scope);
   const { download, isDownloading } = useReportDownload({ client: scope.client, save: saveFile });
@@ -31,8 +31,8 @@ function Reports({ saveFile }: ReportsPageProps) {
   const selectorId = useId();
 
   // A failure is shown once no retry follows it, and only while there is nothing to show instead.
-  const affiliatesFailed = !affiliates.data && affiliates.error !== undefined && isFinal(affiliates.error);
-  const reportsError = !reports.data && reports.error !== undefined && isFinal(reports.error) ? reports.error : null;
+  const affiliatesFailed = !affiliates.data && affiliates.error !== undefined && isFinalError(affiliates.error);
+  const reportsError = !reports.data && reports.error !== undefined && isFinalError(reports.error) ? reports.error : null;
   const loading = !reportsError && (!reports.data || (!affiliates.data && !affiliatesFailed));
 
   const options = affiliates.data && reports.data ? reportAffiliates(affiliates.data, reports.data) : [];
