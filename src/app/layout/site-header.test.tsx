@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -14,6 +14,13 @@ async function signedInAs(name: 'admin' | 'parent') {
   const user = users[name];
   window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...(await signIn(server, user.username, user.password)) }));
   return server;
+}
+
+// The selector is disabled, with only the own-view option, until the affiliates have loaded.
+async function loadedSelector() {
+  const selector = await screen.findByLabelText('View as Affiliate');
+  await waitFor(() => expect(selector).toBeEnabled());
+  return selector;
 }
 
 function renderLayout(server: TestServer, path = '/') {
@@ -74,8 +81,7 @@ describe('View as Affiliate', () => {
   it("goes from an affiliate's dashboard (/affiliate/{id}) to / when another affiliate is chosen", async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/affiliate/C1');
-    const selector = await screen.findByLabelText('View as Affiliate');
-    await within(selector).findAllByRole('option');
+    const selector = await loadedSelector();
     await user.selectOptions(selector, 'P1');
 
     expect(location.history.at(-1)).toBe('/');
@@ -85,8 +91,7 @@ describe('View as Affiliate', () => {
   it('keeps the dashboard of all affiliates (/) where it is', async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/');
-    const selector = await screen.findByLabelText('View as Affiliate');
-    await within(selector).findAllByRole('option');
+    const selector = await loadedSelector();
     await user.selectOptions(selector, 'P1');
 
     expect(location.history).toEqual(['/']);
