@@ -5,7 +5,7 @@ import { inviteRegistrationMachine } from '../../machines/invite-registration.ts
 import { stateNodesOf, transitionsOf } from './coverage.ts';
 import { withEverySampleSent } from './every-sample.ts';
 import { inviteModel, invitePaths } from './invite-paths.ts';
-import { reachableVisit, serializeEvent } from './paths.ts';
+import { reachableVisit, serializeEvent, suitePaths } from './paths.ts';
 
 const generated = invitePaths();
 
@@ -23,14 +23,16 @@ describe('invite registration paths', () => {
     const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
     for (const event of inviteModel().events) expect(sent, serializeEvent(event)).toContain(serializeEvent(event));
     expect(paths.slice(0, generated.paths.length)).toEqual(generated.paths);
+    expect(suitePaths(generated).map(({ path }) => path)).toEqual(paths);
   });
 
-  it('end each extra path with its sample, sent where the machine handles it', () => {
-    for (const path of withEverySampleSent(generated).slice(generated.paths.length)) {
+  it.each(suitePaths(generated).flatMap(({ id, path, extra }) => (extra ? [[id, path] as const] : [])))(
+    '%s, an extra path, ends with its sample, sent where the machine handles it',
+    (_id, path) => {
       const last = path.steps.at(-1)!;
       const before = path.steps.at(-2)!.state;
       expect(before.can(last.event)).toBe(true);
       expect(last.state).toBe(path.state);
-    }
-  });
+    },
+  );
 });
