@@ -2,7 +2,8 @@
 // same in the printout, the JSON and the model-based tests' names; --machine keeps one machine.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { authModel } from '../tests/model/auth-paths.ts';
 import { impersonationModel } from '../tests/model/impersonation-paths.ts';
 import { inviteModel } from '../tests/model/invite-paths.ts';
 import { generatePaths, pathId, stateLabel, type PathJson } from '../tests/model/paths.ts';
@@ -28,6 +29,17 @@ describe('path ids', () => {
     const second = pathsJson([inviteModel()]);
     expect(second).toEqual(first);
     expect(first.map((path) => path.id)).toEqual(first.map((_, index) => pathId('inviteRegistration', index)));
+  });
+
+  it('are the same for the auth machine on another day, whose sample tokens differ', { timeout: 60_000 }, () => {
+    const today = pathsJson([authModel()]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 40 * 24 * 3600 * 1000 + 17_345);
+      expect(pathsJson([authModel()])).toEqual(today);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
