@@ -200,6 +200,7 @@ describe('the dark theme', () => {
     );
     await settled(setup);
     await expectAccessible(setup, 'TOTP setup (dark)');
+    await keepScreenshot(setup, 'totp-setup-dark');
 
     const invite = await signedOutPage(`/invite/${DEMO_INVITE_ID}`);
     await expectVisible(invite, 'invite (dark)', invite.getByLabel('Confirm Password'), 'the invite form');
