@@ -104,8 +104,8 @@ describe('the chart from the keyboard', () => {
     });
 
     await p.keyboard.press('ArrowRight');
-    const second = await focusedBar(p);
     await step(p, SCREEN, 'ArrowRight to focus a bar of a later day', async () => {
+      const second = await focusedBar(p);
       expect(second).not.toBeNull();
       expect(dayOrder(second!)).toBeGreaterThan(dayOrder(first));
     });
