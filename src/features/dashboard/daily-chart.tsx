@@ -2,9 +2,10 @@
 // control opacity and border (0.5 and 1, 0.8 and 3 for the selected day) and to make each bar a
 // labelled toggle button: '11/5 Referral Fees $12.34', selected with a click, Enter or Space.
 // Clicking empty chart space clears the day. The chart is one tab stop (a roving tabindex): the
-// arrow keys, Home and End move the focus between bars and Escape clears the day (chart-keys.ts). The width is measured here (nivo's Responsive wrapper
-// measures 0 in jsdom), before the chart first renders. Nothing animates: bars are drawn where they
-// belong, and a chart that is left goes at once.
+// arrow keys, Home and End move the focus between bars and Escape clears the day (chart-keys.ts).
+// The width is measured here (nivo's Responsive wrapper measures 0 in jsdom), before the chart
+// first renders. Nothing animates: bars are drawn where they belong, and a chart that is left goes
+// at once. Axis and grid colours follow the light or dark theme (use-chart-theme.ts).
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
 import { createContext, use, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
