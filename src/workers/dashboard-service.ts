@@ -1,7 +1,8 @@
 // The dashboard's data service: it fetches a range's payment events and connection fees (and the
 // affiliates) through the API client, parses and validates them with the response schemas, keeps
 // the lists, and derives from them what the dashboard shows (deriveDashboard), answering only
-// that: stat boxes, day slots, the rows of the tables. It runs in a Web Worker
+// that: stat boxes, day slots, the rows of the tables, and each stat box's change against the
+// previous period's lists (derived the same way). It runs in a Web Worker
 // (dashboard.worker.ts), so that parsing and deriving 100,000 events never blocks the page; where
 // there is no Worker (unit tests under jsdom) the main thread runs this same code.
 // The session stays on the main thread: each call brings the token and the affiliate viewed as;

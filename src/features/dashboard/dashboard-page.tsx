@@ -6,7 +6,8 @@
 // by it, so another affiliate's selected day and figures never show under this one's heading; the
 // route and the header change the affiliate outside the dashboard. A new view's machine starts
 // where the last one was after AFFILIATE.CHANGED: the same range and chart mode, no day. While
-// another range or day loads, the view's last dashboard stays on screen.
+// another range or day loads, the view's last dashboard stays on screen. Once a range's figures
+// are on screen, its previous period is loaded for each stat box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
