@@ -14,7 +14,8 @@ import { wrap } from 'comlink';
 import useSWR from 'swr';
 import useSWRImmutable from 'swr/immutable';
 import type { Dashboard } from '../domain/dashboard-model.ts';
-import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type { CallContext, CsvRequest, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type { CsvFile } from '../workers/detail-csv.ts';
 import { opening } from '../workers/dashboard-opening.ts';
 import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
@@ -23,7 +24,7 @@ import { errorText } from './client.ts';
 import { RELEASE } from './releasable.ts';
 import type { Range } from './sales.ts';
 
-export type { ListHandle, ListName, ViewRequest };
+export type { CsvFile, CsvRequest, ListHandle, ListName, ViewRequest };
 
 /** What the data calls need of the session. */
 export interface SessionCalls {
@@ -40,6 +41,7 @@ interface AsyncService {
   affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
   load(request: Parameters<DashboardService['load']>[0]): Promise<Outcome<ListHandle>>;
   view(request: ViewRequest): Promise<Outcome<Dashboard>>;
+  csv(request: CsvRequest): Promise<Outcome<CsvFile>>;
   release(ids: number[]): unknown;
 }
 
@@ -76,6 +78,7 @@ function inWorker(): AsyncService {
     affiliates: (context) => either<Outcome<Affiliate[]>>(() => remote.affiliates(context), (service) => service.affiliates(context)),
     load: (request) => either<Outcome<ListHandle>>(() => remote.load(request), (service) => service.load(request)),
     view: (request) => either<Outcome<Dashboard>>(() => remote.view(request), (service) => service.view(request)),
+    csv: (request) => either<Outcome<CsvFile>>(() => remote.csv(request), (service) => service.csv(request)),
     release: (ids) => either(() => remote.release(ids), (service) => Promise.resolve(service.release(ids))),
   };
 }
@@ -88,6 +91,8 @@ export interface DashboardData {
   list(list: ListName, range: Range, impersonated: string | null): Promise<CachedList>;
   /** The dashboard of the request: derived by the service, or the one answered before. */
   view(request: ViewRequest): Promise<Dashboard>;
+  /** A detail table's CSV file, written off the main thread where there is a worker. */
+  csv(request: CsvRequest): Promise<CsvFile>;
 }
 
 const VIEWS_KEPT = 16;
@@ -152,6 +157,8 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
       if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value!);
       return dashboard;
     },
+
+    csv: async (request) => unwrap(await (await service()).csv(request)),
   };
 }
 
