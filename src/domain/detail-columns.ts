@@ -13,37 +13,43 @@ export type Cell =
   | { kind: 'count'; count: number }
   | { kind: 'money'; money: Money };
 
-export interface DetailColumn<Row> {
-  title: string;
-  cell: (row: Row) => Cell;
+/** A column: its heading, and the cell of a row, of one kind for the whole column. */
+export type DetailColumn<Row> = {
+  [Kind in Cell['kind']]: { title: string; kind: Kind; cell: (row: Row) => Extract<Cell, { kind: Kind }> };
+}[Cell['kind']];
+
+function text<Row>(title: string, value: (row: Row) => string): DetailColumn<Row> {
+  return { title, kind: 'text', cell: (row) => ({ kind: 'text', text: value(row) }) };
+}
+function count<Row>(title: string, value: (row: Row) => number): DetailColumn<Row> {
+  return { title, kind: 'count', cell: (row) => ({ kind: 'count', count: value(row) }) };
+}
+function amount<Row>(title: string, value: (row: Row) => Money): DetailColumn<Row> {
+  return { title, kind: 'money', cell: (row) => ({ kind: 'money', money: value(row) }) };
 }
 
-const text = (value: string): Cell => ({ kind: 'text', text: value });
-const count = (value: number): Cell => ({ kind: 'count', count: value });
-const amount = (value: Money): Cell => ({ kind: 'money', money: value });
-
 export const SALES_DETAILS_COLUMNS: readonly DetailColumn<SalesDetailsRow>[] = [
-  { title: 'Date', cell: (row) => ({ kind: 'date', day: row.day, label: row.date }) },
-  { title: 'Policy Number', cell: (row) => text(row.policyNumber) },
-  { title: 'Traveler', cell: (row) => text(row.traveler) },
-  { title: 'Amount', cell: (row) => amount(row.amount) },
-  { title: 'Referral Fees', cell: (row) => amount(row.referralFees) },
+  { title: 'Date', kind: 'date', cell: (row) => ({ kind: 'date', day: row.day, label: row.date }) },
+  text('Policy Number', (row) => row.policyNumber),
+  text('Traveler', (row) => row.traveler),
+  amount('Amount', (row) => row.amount),
+  amount('Referral Fees', (row) => row.referralFees),
 ];
 
 export const PLATFORM_SALES_COLUMNS: readonly DetailColumn<PlatformSalesRow>[] = [
-  { title: 'Affiliate', cell: (row) => text(row.affiliate) },
-  { title: 'Sales', cell: (row) => count(row.sales) },
-  { title: 'Total Premium', cell: (row) => amount(row.totalPremium) },
+  text('Affiliate', (row) => row.affiliate),
+  count('Sales', (row) => row.sales),
+  amount('Total Premium', (row) => row.totalPremium),
 ];
 
 export const CONNECTION_FEE_COLUMNS: readonly DetailColumn<ConnectionFeeRow>[] = [
-  { title: 'Connected Affiliate', cell: (row) => text(row.connectedAffiliate) },
-  { title: 'Sales', cell: (row) => count(row.sales) },
-  { title: 'Connection Fees', cell: (row) => amount(row.connectionFees) },
+  text('Connected Affiliate', (row) => row.connectedAffiliate),
+  count('Sales', (row) => row.sales),
+  amount('Connection Fees', (row) => row.connectionFees),
 ];
 
 /** Counts and amounts are right-aligned in the table. */
-export const isNumeric = (cell: Cell['kind']) => cell === 'count' || cell === 'money';
+export const isNumeric = (kind: Cell['kind']) => kind === 'count' || kind === 'money';
 
 /** The three detail tables, by the names their CSV files start with. */
 export type DetailTableName = 'sales-details' | 'platform-sales' | 'connection-fee-details';

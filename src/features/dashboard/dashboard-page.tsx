@@ -30,6 +30,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
+import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 import { ServerDataProvider } from '../../app/server-data.tsx';
@@ -108,6 +109,11 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 
   const current = derived.dashboard;
   const dashboard = current ?? derived.last;
+  // The CSV files of the tables on screen, once they are the request's own.
+  const csv = useMemo(
+    () => (request !== null && current !== null ? (table: DetailTableName) => data.csv({ ...request, table }) : null),
+    [data, request, current],
+  );
 
   // The first error among affiliates, payment events and fees shows, once no retry is coming
   // for it: while the first failure is retried, the page waits.
@@ -140,6 +146,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
             onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
             onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
             onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
+            zone={range.start.zoneName}
           />
         </div>
       </div>
@@ -167,7 +174,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
               onClearDay={() => send({ type: 'DAY.CLEAR' })}
             />
-            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} />
+            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} csv={csv} />
           </div>
         ))}
     </section>
