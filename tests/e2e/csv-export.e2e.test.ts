@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
 import Papa from 'papaparse';
-import type { Browser, Download, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { expectAccessible } from './checks.ts';
@@ -65,7 +65,7 @@ async function download(p: Page, section: Locator, what: string): Promise<{ name
   return step(p, SCREEN, `'Download CSV' of ${what} to save a file`, async () => {
     const button = section.getByRole('button', { name: 'Download CSV', exact: true });
     const [file] = await Promise.all([p.waitForEvent('download', { timeout: 15_000 }), button.click()]);
-    return { name: (file as Download).suggestedFilename(), bytes: fs.readFileSync(await (file as Download).path()) };
+    return { name: file.suggestedFilename(), bytes: fs.readFileSync(await file.path()) };
   });
 }
 
