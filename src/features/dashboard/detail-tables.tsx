@@ -69,6 +69,7 @@ function DetailTable<Row extends { key: string }>({
   empty,
   note,
   onDownload,
+  preparing,
 }: {
   name: DetailTableName;
   heading: string;
@@ -80,6 +81,8 @@ function DetailTable<Row extends { key: string }>({
   note?: string;
   /** Downloads the table as CSV; null while the dashboard on screen is not the one asked for. */
   onDownload: ((table: DetailTableName) => Promise<void>) | null;
+  /** The table's CSV file is being written. */
+  preparing: boolean;
 }) {
   const headingId = useId();
   const shown = useRowsShown(rows);
@@ -97,6 +100,9 @@ function DetailTable<Row extends { key: string }>({
       >
         Download CSV
       </button>
+      <span role="status" className="detail-table__status">
+        {preparing ? 'Preparing the CSV file…' : ''}
+      </span>
       {note && <p className="detail-table__note">{note}</p>}
       <div className={rows.length > FIRST_ROWS ? 'table-wrap table-wrap--long' : 'table-wrap'}>
         <table aria-labelledby={headingId} aria-busy={shown < rows.length || undefined}>
@@ -148,7 +154,7 @@ export interface DetailTablesProps {
 export function DetailTables({ dashboard, selectedDay, currency, csv = null }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
-  const onDownload = useCsvDownload(csv);
+  const { download: onDownload, isBusy } = useCsvDownload(csv);
   return (
     <div className="dashboard-tables">
       <DetailTable
@@ -160,6 +166,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
         empty={`No sales ${when}.`}
         note={salesDetails.truncated ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.` : undefined}
         onDownload={onDownload}
+        preparing={isBusy('sales-details')}
       />
       <div className="dashboard-tables__pair">
         <DetailTable
@@ -170,6 +177,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
           currency={currency}
           empty={`No platform sales ${when}.`}
           onDownload={onDownload}
+          preparing={isBusy('platform-sales')}
         />
         {connectionFeeTable.hasItems && (
           <DetailTable
@@ -180,6 +188,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
             currency={currency}
             empty={`No connection fees ${when}.`}
             onDownload={onDownload}
+            preparing={isBusy('connection-fee-details')}
           />
         )}
       </div>
