@@ -100,9 +100,11 @@ function DetailTable<Row extends { key: string }>({
       >
         Download CSV
       </button>
-      <span role="status" className="detail-table__status">
-        {preparing ? 'Preparing the CSV file…' : ''}
-      </span>
+      {preparing && (
+        <span role="status" className="detail-table__status">
+          Preparing the CSV file…
+        </span>
+      )}
       {note && <p className="detail-table__note">{note}</p>}
       <div className={rows.length > FIRST_ROWS ? 'table-wrap table-wrap--long' : 'table-wrap'}>
         <table aria-labelledby={headingId} aria-busy={shown < rows.length || undefined}>
