@@ -8,9 +8,9 @@ import type { ApiClient } from '../../api/client.ts';
 import { downloadReport, reportFileName } from '../../api/reports.ts';
 import type { AffiliateReport } from '../../api/schemas.ts';
 import { pushToDataLayer } from '../../app/data-layer.ts';
-import { saveInBrowser, type SaveFile } from '../../app/save-file.ts';
+import { saveInBrowser, type SaveFile } from '../../app/save.ts';
 
-export { REVOKE_DELAY_MS, saveInBrowser, type SaveFile } from '../../app/save-file.ts';
+export { REVOKE_DELAY_MS, saveInBrowser, type SaveFile } from '../../app/save.ts';
 
 export interface ReportDownloadOptions {
   client: ApiClient;
