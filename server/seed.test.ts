@@ -179,9 +179,11 @@ describe('payment events and connection fees', () => {
   });
 
   it('seeds 14 months in well under a second', () => {
-    const started = performance.now();
+    // The process's CPU time, not the wall clock: on a shared machine other processes' turns count there.
+    const started = process.cpuUsage();
     seeded();
-    expect(performance.now() - started).toBeLessThan(1000);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(1000);
   });
 });
 
