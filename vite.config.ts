@@ -61,6 +61,9 @@ export default defineConfig(({ mode }) => ({
           exclude: ['**/node_modules/**', '**/.git/**', 'tests/e2e/**'],
           setupFiles: ['tests/setup.ts'],
           globalSetup: ['tests/utils/fixture-hashes.global.ts'],
+          // Pages signed in against the in-process server (scrypt at its real cost) and lazy
+          // screens transformed on first import: seconds on a loaded machine (tests/setup.ts).
+          testTimeout: 15_000,
         },
       },
       {
