@@ -7,7 +7,7 @@ import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/a
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
-import { authMachine, selectSetupPhase, type AuthSnapshot } from './auth.ts';
+import { authMachine, selectImpersonation, selectSetupPhase, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 const pending = <T,>() => new Promise<T>(() => {});
@@ -15,7 +15,7 @@ const pending = <T,>() => new Promise<T>(() => {});
 /** Every call the machine names, as an actor that never answers unless a test gives its own. */
 const quiet = Object.fromEntries(
   Object.keys(authMachine.implementations.actors)
-    .filter((name) => name !== 'tokenRefresh')
+    .filter((name) => name !== 'tokenRefresh' && name !== 'impersonation')
     .map((name) => [name, fromPromise(() => pending<never>())]),
 ) as Partial<AuthActors>;
 
@@ -347,6 +347,20 @@ describe('a verified session', () => {
     expect(refreshes).toEqual(['refresh-other-tab']);
     expect(tracked).toEqual([{ user_id: '7' }]);
     expect(saved).toEqual([]);
+  });
+
+  it('views the portal as an affiliate only while signed in: signing out ends it, the next session starts in its own view', () => {
+    const { actor } = start(tokens.verified());
+    const viewing = selectImpersonation(actor.getSnapshot());
+    viewing?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'AFF-100' });
+    expect(viewing?.getSnapshot().context.affiliateId).toBe('AFF-100');
+
+    actor.send({ type: 'LOGOUT' });
+    expect(selectImpersonation(actor.getSnapshot())).toBeNull();
+    expect(viewing?.getSnapshot().status).toBe('stopped');
+
+    actor.send({ type: 'STORAGE.CHANGED', token: tokens.verified() });
+    expect(selectImpersonation(actor.getSnapshot())?.getSnapshot().context.affiliateId).toBeNull();
   });
 
   it('shows the refresh failure on the login form when SESSION.EXPIRED says why, and clears the user_id', () => {

@@ -11,12 +11,14 @@
 //   emailVerification    sending the code on entry ('Retrying...'), sendError ('Email Error'),
 //                        ready: 'Check Your Email' (resending, verifying)
 //   authenticated        restoring (an expired token waits for its refresh), active;
-//                        the token refresh machine runs as a child
+//                        the token refresh and impersonation machines run as its children, so
+//                        signing out ends viewing as an affiliate
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
+import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 export const CODE_LENGTH = 6;
@@ -50,8 +52,10 @@ export type AuthEvent =
   | { type: 'CODE.VERIFY'; code: string }
   | { type: 'EMAIL.RESEND' }
   | { type: 'EMAIL.RETRY' }
-  /** The stored token changed: another tab wrote or cleared it, or the session signed a new account in. */
+  /** Another tab wrote or cleared the stored token. */
   | { type: 'STORAGE.CHANGED'; token: StoredToken | null }
+  /** A token got outside the sign-in screens (a new account's, from its invite): any old session ends. */
+  | { type: 'SESSION.SIGNED_IN'; token: StoredToken }
   /** A request met a 401: refresh the session (once, however many requests ask). */
   | { type: 'REFRESH.REQUEST' }
   | { type: 'TOKEN.REFRESHED'; tokens: TokenPair }
@@ -84,6 +88,9 @@ const showFailure = { type: 'setError', params: ({ event }: { event: { error: un
 const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
+
+/** A new account signed in: whatever session there was ends, its token stored, the login gate follows it. */
+const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
 
 /** A 2FA setup's call: its answer (the device) leads to the code form; a failure to Retry. */
 const setupCall = <TSrc extends 'setupTotp' | 'setupEmail', TStore extends 'storeTotpSetup' | 'storeEmailSetup'>(
@@ -146,6 +153,7 @@ export const authMachine = setup({
     context: {} as AuthContext,
     input: {} as AuthInput,
     events: {} as AuthEvent,
+    children: {} as { tokenRefresh: 'tokenRefresh'; impersonation: 'impersonation' },
   },
   actors: {
     login: provided<TokenPair & { username: string }, { username: string; password: string }>('login'),
@@ -158,6 +166,7 @@ export const authMachine = setup({
     verifyTotp: provided<TokenPair, { code: string }>('verifyTotp'),
     verifyEmailCode: provided<TokenPair, { code: string }>('verifyEmailCode'),
     tokenRefresh: tokenRefreshMachine,
+    impersonation: impersonationMachine,
   },
   guards: {
     hasNoToken: ({ context }) => gateFor(context.token) === 'credentials',
@@ -194,7 +203,7 @@ export const authMachine = setup({
     }),
     storeFromStorage: assign({
       token: ({ event }) => {
-        assertEvent(event, 'STORAGE.CHANGED');
+        assertEvent(event, ['STORAGE.CHANGED', 'SESSION.SIGNED_IN']);
         return event.token;
       },
       // The old screen's message does not belong to the one another tab leads to.
@@ -240,6 +249,7 @@ export const authMachine = setup({
       },
       { target: '.routing', actions: 'storeFromStorage' },
     ],
+    'SESSION.SIGNED_IN': signInAnew,
   },
   states: {
     routing: {
@@ -377,11 +387,14 @@ export const authMachine = setup({
 
     authenticated: {
       entry: { type: 'track', params: ({ context }) => ({ user_id: claimsOf(context.token)?.user_id ?? null }) },
-      invoke: {
-        id: 'tokenRefresh',
-        src: 'tokenRefresh',
-        input: ({ context }) => ({ tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' } }),
-      },
+      invoke: [
+        {
+          id: 'tokenRefresh',
+          src: 'tokenRefresh',
+          input: ({ context }) => ({ tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' } }),
+        },
+        { id: 'impersonation', src: 'impersonation' },
+      ],
       initial: 'checking',
       on: {
         'REFRESH.REQUEST': { actions: 'requestRefresh' },
@@ -394,6 +407,7 @@ export const authMachine = setup({
           { guard: 'isVerifiedTokenStored', target: '.checking', actions: ['storeFromStorage', 'forwardToken'] },
           { target: 'routing', actions: ['storeFromStorage', clearTrackedUser] },
         ],
+        'SESSION.SIGNED_IN': { ...signInAnew, actions: [...signInAnew.actions, clearTrackedUser] },
       },
       states: {
         checking: { always: [{ guard: 'isAccessExpired', target: 'restoring' }, { target: 'active' }] },
@@ -408,6 +422,9 @@ export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 
 /** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
 export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
+
+/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
+export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;
 
 /** The claims of the stored access token, or null when there is none. */
 export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);

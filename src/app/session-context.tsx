@@ -1,6 +1,7 @@
 // The session for the views: the provider, and hooks to read the auth machine's state.
 import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
+import { selectImpersonation } from '../../machines/auth.ts';
 import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
 import type { ApiScope } from '../api/client.ts';
 import type { AuthActor, Session } from './session.ts';
@@ -56,9 +57,20 @@ export function useAuthSelector<T>(selector: (snapshot: SnapshotFrom<AuthActor>)
   return useActorSelector(useSession().auth, selector);
 }
 
+/** Signed out there is no one to view the portal as. */
+const signedOut: ObservableActor<undefined> = { getSnapshot: () => undefined, subscribe: () => ({ unsubscribe() {} }) };
+
+/** The affiliate a superuser views the portal as, or null: the own view, or signed out. */
+export function useImpersonatedAffiliate(): string | null {
+  const impersonation = useAuthSelector(selectImpersonation);
+  return useActorSelector<ReturnType<NonNullable<typeof impersonation>['getSnapshot']> | undefined, string | null>(
+    impersonation ?? signedOut,
+    selectImpersonatedAffiliate,
+  );
+}
+
 /** The client and the impersonated affiliate, which every cached call is keyed by. */
 export function useApiScope(): ApiScope {
   const session = useSession();
-  const impersonated = useActorSelector(session.impersonation, selectImpersonatedAffiliate);
-  return { client: session.client, impersonated };
+  return { client: session.client, impersonated: useImpersonatedAffiliate() };
 }

@@ -6,7 +6,8 @@
 //                    (so its pending screen can be seen) and released when the outcome step runs;
 //                    a failure is a transport fault (network, a proxy's 500) or a real refusal (a
 //                    wrong password or code, a token expired by moving the server's clock)
-//   session events   another tab writing the stored token; a request made after the tab slept
+//   session events   another tab writing the stored token; the session signing a new account in
+//                    (what the invite page does after registering); a request made after the tab slept
 //                    (both clocks moved on past the token's expiry), which waits for the session's
 //                    refresh; a request meeting a 401, which ends the session
 // Before and after every step, the screen must be the one of the path's state (auth-screens.ts),
@@ -366,6 +367,15 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
+  /** What the invite page does once a new account is registered: the session signs it in. */
+  async function signInNewAccount(sample: StoredToken) {
+    const token = await realTokenLike(sample);
+    await act(async () => {
+      session.signIn(token);
+      await Promise.resolve();
+    });
+  }
+
   /** An authenticated request: it waits for a refresh when the token has under 60 s left; a 401 ends the session. */
   const request = () => session.client.request('affiliates/');
 
@@ -435,6 +445,8 @@ export function startAuthDriver(): AuthDriver {
         return leave(event, from);
       case 'STORAGE.CHANGED':
         return storageChanged(event.token);
+      case 'SESSION.SIGNED_IN':
+        return signInNewAccount(event.token);
       case 'REFRESH.REQUEST':
       case 'TOKEN.REFRESHED':
         return refreshTokens();

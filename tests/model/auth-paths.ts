@@ -5,7 +5,8 @@
 //   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke the
 //                      machine has, from the samples of the actor it runs (answers shaped as the
 //                      reference server gives them, typed by the machine's actor signatures)
-//   Session events     another tab's storage change, and what the token refresh child says
+//   Session events     another tab's storage change, a new account signed in by its invite,
+//                      and what the token refresh child says
 import type { EventObject, OutputFrom } from 'xstate';
 import { authMachine, type AuthEvent } from '../../machines/auth.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
@@ -17,7 +18,7 @@ import { invokesOf } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 /** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
-export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh') as { id: string; src: AuthCallName }[];
+export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh' && invoke.src !== 'impersonation') as { id: string; src: AuthCallName }[];
 
 /** The actor an invoke id runs. */
 export function actorOf(invokeId: string): AuthCallName {
@@ -162,7 +163,7 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
 }
 
 /**
- * Another tab storing a token: each of these jumps straight to a screen the events above reach
+ * Another tab storing a token, or the invite page signing a new account in: each of these jumps straight to a screen the events above reach
  * by signing in, so paths take them only where nothing else gets (a session restored from an
  * expired token, a replaced verified token).
  */
@@ -175,6 +176,8 @@ export function authStorageEvents(now: number = Date.now()): AuthModelEvent[] {
     storage(tokens.partialNone, 'another tab stored a partial token, no 2fa_method'),
     storage(tokens.otherTab, 'another tab stored a verified token'),
     storage(tokens.expired, 'another tab stored a verified token, expired'),
+    // The invite page signing a new account in, over whatever session there was.
+    noted({ type: 'SESSION.SIGNED_IN', token: tokens.partialNone }, 'a new account signed in (its invite)'),
   ];
 }
 
