@@ -1,23 +1,23 @@
-// Sign-in and two-factor authentication: the login gate, the second factor's setup or its code,
-// then the signed-in session. States:
+// Sign-in and two-factor authentication, read top to bottom as the user goes through it:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
-//   totpSetup            settingUp ('Setting up 2FA', 'Retrying...' after a failure), setupError,
-//                        ready: QR code (generating / shown / failed) and code form (confirming)
-//   emailSetup           sending ('Setting up Email 2FA', 'Retrying...'), setupError,
-//                        ready: code form (resending, confirming)
+//   totpSetup            settingUp (again on Retry), setupError, ready: the QR code (generating,
+//                        shown, failed) beside the code form (confirming)
+//   emailSetup           settingUp (the setup call sends the e-mail), setupError, ready: the code
+//                        form (resending, confirming)
 //   totpVerification     'Enter 2FA Code': verifying
-//   emailVerification    sending the code on entry ('Retrying...'), sendError ('Email Error'),
+//   emailVerification    sending the code on entry (again on Retry), sendError ('Email Error'),
 //                        ready: 'Check Your Email' (resending, verifying)
-//   authenticated        restoring (an expired token waits for its refresh), active;
-//                        the token refresh and impersonation machines run as its children, so
-//                        signing out ends viewing as an affiliate
+//   authenticated        restoring (an expired token waits for its refresh), active; the token
+//                        refresh and impersonation machines run as its children, so signing out
+//                        ends viewing as an affiliate
+// A 2FA call answered 401 means the partial token expired: back to login, saying so.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
-import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
+import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
@@ -71,10 +71,16 @@ const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the
     throw new Error(`${name} is provided by ${by}`);
   });
 
-const isUnauthorized = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
 const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
 const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
+const gateIs =
+  (gate: Gate) =>
+  ({ context }: { context: AuthContext }) =>
+    gateFor(context.token) === gate;
+const tokensOf = ({ context }: { context: AuthContext }) => ({ access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' });
+
+// --- Transitions used by reference --------------------------------------------------------
 
 /** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
 const sessionExpired = {
@@ -88,18 +94,23 @@ const showFailure = { type: 'setError', params: ({ event }: { event: { error: un
 const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
-
-/** A new account signed in: whatever session there was ends, its token stored, the login gate follows it. */
+/** A new account signed in: whatever session there was ends, its token is stored, the login gate follows it. */
 const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
 
-/** A 2FA setup's call: its answer (the device) leads to the code form; a failure to Retry. */
-const setupCall = <TSrc extends 'setupTotp' | 'setupEmail', TStore extends 'storeTotpSetup' | 'storeEmailSetup'>(
-  src: TSrc,
-  store: TStore,
-) =>
+// --- The 2FA screens' shared parts ----------------------------------------------------------
+
+/** A 2FA setup: its call (again on Retry, keeping the failure it answers until then), then `ready`. */
+const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(src: TSrc, ready: TReady) =>
   ({
-    tags: ['pending'],
-    invoke: { id: src, src, onDone: { target: 'ready', actions: { type: store, params: outputOf } }, onError: failTo('setupError') },
+    initial: 'settingUp',
+    states: {
+      settingUp: {
+        tags: ['pending'],
+        invoke: { id: src, src, onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } }, onError: failTo('setupError') },
+      },
+      setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
+      ready,
+    },
   }) as const;
 
 /** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
@@ -109,14 +120,12 @@ const confirmCode = [
   { target: 'confirming', actions: 'clearError' },
 ] as const;
 const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
-const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
-  code: codeOf(event),
-  deviceId: context.deviceId ?? '',
-});
+const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({ code: codeOf(event), deviceId: context.deviceId ?? '' });
+
 /**
  * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
- * the second factor's method). Its verified token is stored, the username being the token's, and
- * the app opens; a refused code stays on the form, saying why.
+ * the second factor's method). Its verified token is stored and the app opens; a refused code
+ * stays on the form, saying why.
  */
 const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
   src: TSrc,
@@ -141,12 +150,16 @@ const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp
     },
   }) as const;
 
-/** 'Resend Email': token/send-email/ sends a new code (during a setup, for the same device). */
-const resendEmail = { target: 'resending', actions: 'clearError' } as const;
-const resending = {
-  tags: ['pending'],
-  invoke: { id: 'resendEmail', src: 'sendLoginEmail', onDone: 'idle', onError: failTo('idle') },
-} as const;
+/** An e-mailed code's form: 'Resend Email' (token/send-email/ sends a new code) beside the code's own call. */
+const emailCodeForm = <const TCode, const TCall>(code: TCode, call: TCall) =>
+  ({
+    initial: 'idle',
+    states: {
+      idle: { on: { 'EMAIL.RESEND': { target: 'resending', actions: 'clearError' }, ...code } },
+      resending: { tags: ['pending'], invoke: { id: 'resendEmail', src: 'sendLoginEmail', onDone: 'idle', onError: failTo('idle') } },
+      ...call,
+    },
+  }) as const;
 
 export const authMachine = setup({
   types: {
@@ -169,16 +182,17 @@ export const authMachine = setup({
     impersonation: impersonationMachine,
   },
   guards: {
-    hasNoToken: ({ context }) => gateFor(context.token) === 'credentials',
-    needsTwoFactorSetup: ({ context }) => gateFor(context.token) === 'setupRequired',
-    needsTotpCode: ({ context }) => gateFor(context.token) === 'totpCode',
-    needsEmailCode: ({ context }) => gateFor(context.token) === 'emailCode',
+    // The login gate the stored token leads to.
+    hasNoToken: gateIs('credentials'),
+    needsTwoFactorSetup: gateIs('setupRequired'),
+    needsTotpCode: gateIs('totpCode'),
+    needsEmailCode: gateIs('emailCode'),
     isAccessExpired: ({ context }) => context.token === null || isExpired(context.token.access, Date.now()),
     isCodeBlank: ({ event }) => codeOf(event) === '',
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
-    isUnauthorized: ({ event }) => 'error' in event && isUnauthorized(event.error),
+    isUnauthorized: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
   },
   actions: {
@@ -189,10 +203,7 @@ export const authMachine = setup({
     storeLogin: assign({ token: (_, output: TokenPair & { username: string }) => output, error: null }),
     /** After a code (token/verify/ or a setup's confirmation) the username is the verified token's. */
     storeVerified: assign({
-      token: ({ context }, output: TokenPair) => ({
-        username: readClaims(output.access)?.username ?? context.token?.username ?? '',
-        ...output,
-      }),
+      token: ({ context }, output: TokenPair) => ({ username: readClaims(output.access)?.username ?? context.token?.username ?? '', ...output }),
       error: null,
     }),
     storeRefreshed: assign({
@@ -201,12 +212,12 @@ export const authMachine = setup({
         return { username: context.token?.username ?? '', ...event.tokens };
       },
     }),
+    // The old screen's message does not belong to the one another tab (or a new account) leads to.
     storeFromStorage: assign({
       token: ({ event }) => {
         assertEvent(event, ['STORAGE.CHANGED', 'SESSION.SIGNED_IN']);
         return event.token;
       },
-      // The old screen's message does not belong to the one another tab leads to.
       error: null,
     }),
     /** Signed out: the token and any setup go; the error line stays, to say why. */
@@ -214,21 +225,15 @@ export const authMachine = setup({
     clearSession: assign({ token: null, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
     setError: assign({ error: (_, text: string | null) => text }),
     clearError: assign({ error: null }),
-    storeTotpSetup: assign({
-      deviceId: (_, setup: TotpSetup) => setup.device_id,
-      qrUrl: (_, setup: TotpSetup) => setup.qr_url,
+    /** What a setup call answered: the device, and its QR code's URL or the address the code went to. */
+    storeSetup: assign(({ context }, setup: TotpSetup | EmailSetup) => ({
+      deviceId: setup.device_id,
+      qrUrl: 'qr_url' in setup ? setup.qr_url : context.qrUrl,
+      setupEmail: 'email' in setup ? setup.email : context.setupEmail,
       error: null,
-    }),
-    storeEmailSetup: assign({
-      deviceId: (_, setup: EmailSetup) => setup.device_id,
-      setupEmail: (_, setup: EmailSetup) => setup.email,
-      error: null,
-    }),
-    requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
-    forwardToken: sendTo('tokenRefresh', ({ context }) => ({
-      type: 'TOKEN.UPDATED' as const,
-      tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' },
     })),
+    requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
+    forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
   },
 }).createMachine({
   id: 'auth',
@@ -236,10 +241,7 @@ export const authMachine = setup({
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
-    LOGOUT: {
-      target: '.signedOut',
-      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
-    },
+    LOGOUT: { target: '.signedOut', actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser] },
     'STORAGE.CHANGED': [
       // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.
       {
@@ -278,11 +280,7 @@ export const authMachine = setup({
             },
             onDone: {
               target: '#auth.routing',
-              actions: [
-                { type: 'storeLogin', params: outputOf },
-                'persistToken',
-                { type: 'track', params: { event: 'login_success', method: 'password' } },
-              ],
+              actions: [{ type: 'storeLogin', params: outputOf }, 'persistToken', { type: 'track', params: { event: 'login_success', method: 'password' } }],
             },
             // token/ is called without a token: its 401 means rejected credentials, not an expired session.
             onError: { target: 'idle', actions: showFailure },
@@ -298,55 +296,27 @@ export const authMachine = setup({
       },
     },
 
-    totpSetup: {
-      initial: 'settingUp',
+    totpSetup: twoFactorSetup('setupTotp', {
+      type: 'parallel',
       states: {
-        settingUp: setupCall('setupTotp', 'storeTotpSetup'),
-        // A retry keeps the failure it answers on context.error until it is answered (selectSetupPhase).
-        setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
-        ready: {
-          type: 'parallel',
+        qrCode: {
+          initial: 'generating',
           states: {
-            qrCode: {
-              initial: 'generating',
-              states: {
-                generating: {
-                  invoke: {
-                    id: 'generateQrCode',
-                    src: 'generateQrCode',
-                    input: ({ context }) => ({ url: context.qrUrl ?? '' }),
-                    onDone: 'shown',
-                    onError: 'failed',
-                  },
-                },
-                shown: {},
-                failed: {},
-              },
+            generating: {
+              invoke: { id: 'generateQrCode', src: 'generateQrCode', input: ({ context }: { context: AuthContext }) => ({ url: context.qrUrl ?? '' }), onDone: 'shown', onError: 'failed' },
             },
-            form: {
-              initial: 'idle',
-              states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
-            },
+            shown: {},
+            failed: {},
           },
         },
-      },
-    },
-
-    emailSetup: {
-      initial: 'sending',
-      states: {
-        sending: setupCall('setupEmail', 'storeEmailSetup'),
-        setupError: { on: { 'SETUP.RETRY': 'sending' } },
-        ready: {
+        form: {
           initial: 'idle',
-          states: {
-            idle: { on: { 'EMAIL.RESEND': resendEmail, 'CODE.CONFIRM': confirmCode } },
-            resending,
-            confirming: codeCall('confirmEmailSetup', codeAndDevice),
-          },
+          states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
         },
       },
-    },
+    }),
+
+    emailSetup: twoFactorSetup('setupEmail', emailCodeForm({ 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) })),
 
     totpVerification: {
       initial: 'idle',
@@ -361,38 +331,20 @@ export const authMachine = setup({
       states: {
         sending: {
           tags: ['pending'],
-          invoke: {
-            id: 'sendLoginEmail',
-            src: 'sendLoginEmail',
-            onDone: { target: 'ready', actions: 'clearError' },
-            onError: failTo('sendError'),
-          },
+          invoke: { id: 'sendLoginEmail', src: 'sendLoginEmail', onDone: { target: 'ready', actions: 'clearError' }, onError: failTo('sendError') },
         },
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
-        ready: {
-          initial: 'idle',
-          states: {
-            idle: {
-              on: {
-                'EMAIL.RESEND': resendEmail,
-                'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' },
-              },
-            },
-            resending,
-            verifying: codeCall('verifyEmailCode', codeOnly, 'email'),
-          },
-        },
+        ready: emailCodeForm(
+          { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } },
+          { verifying: codeCall('verifyEmailCode', codeOnly, 'email') },
+        ),
       },
     },
 
     authenticated: {
       entry: { type: 'track', params: ({ context }) => ({ user_id: claimsOf(context.token)?.user_id ?? null }) },
       invoke: [
-        {
-          id: 'tokenRefresh',
-          src: 'tokenRefresh',
-          input: ({ context }) => ({ tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' } }),
-        },
+        { id: 'tokenRefresh', src: 'tokenRefresh', input: (args) => ({ tokens: tokensOf(args) }) },
         { id: 'impersonation', src: 'impersonation' },
       ],
       initial: 'checking',
@@ -418,16 +370,32 @@ export const authMachine = setup({
   },
 });
 
+// --- Selectors: what the views read ---------------------------------------------------------
+
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 
 /** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
 export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
 
-/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
-export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;
+/** Signed in with a usable session: the app, the header's Logout. */
+export const selectIsSignedIn = (snapshot: AuthSnapshot): boolean => snapshot.matches({ authenticated: 'active' });
 
 /** The claims of the stored access token, or null when there is none. */
 export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);
+
+export const selectIsSuperuser = (snapshot: AuthSnapshot): boolean => selectClaims(snapshot)?.is_superuser === true;
+
+/** The user's own affiliate (none for a superuser, or signed out). */
+export const selectOwnAffiliate = (snapshot: AuthSnapshot): string | null => selectClaims(snapshot)?.affiliate_id ?? null;
+
+/** Who is signed in, as a key ('' for no one): a new user gets a new data cache. */
+export function selectUserKey(snapshot: AuthSnapshot): string {
+  const claims = selectClaims(snapshot);
+  return claims ? `${claims.user_id}:${claims.username}` : '';
+}
+
+/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
+export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;
 
 /**
  * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call

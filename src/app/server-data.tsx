@@ -11,7 +11,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
 import { initCache } from 'swr/_internal';
-import { selectClaims } from '../../machines/auth.ts';
+import { selectUserKey } from '../../machines/auth.ts';
 import { release } from '../api/releasable.ts';
 import { swrConfiguration } from '../api/swr.ts';
 import type { Session } from './session.ts';
@@ -56,10 +56,7 @@ function configurationFor(session: Session, user: string): SWRConfiguration {
 
 export function ServerDataProvider({ children }: { children: ReactNode }) {
   const session = useSession();
-  const user = useAuthSelector((snapshot) => {
-    const claims = selectClaims(snapshot);
-    return claims ? `${claims.user_id}:${claims.username}` : '';
-  });
+  const user = useAuthSelector(selectUserKey);
   const value = useMemo(() => configurationFor(session, user), [session, user]);
   return (
     // A new user gets a new provider: SWR reads its cache once, when the provider mounts.

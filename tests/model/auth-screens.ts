@@ -124,7 +124,7 @@ export const screens: Record<string, Screen> = {
       expect(button('Confirming...')).toBeDisabled();
     },
   },
-  'emailSetup.sending': {
+  'emailSetup.settingUp': {
     check: () => {
       signedOutChrome();
       status('Setting up Email 2FA');
@@ -287,7 +287,7 @@ export const backControls: [ScreenOf, string][] = [
   [retryingAt({ totpSetup: 'settingUp' }), 'Back'],
   [at({ totpSetup: 'ready' }), 'Back'],
   [at({ emailSetup: 'setupError' }), 'Back'],
-  [retryingAt({ emailSetup: 'sending' }), 'Back'],
+  [retryingAt({ emailSetup: 'settingUp' }), 'Back'],
   [at({ emailSetup: 'ready' }), 'Back'],
   [at({ emailVerification: 'sendError' }), 'Back'],
   [retryingAt({ emailVerification: 'sending' }), 'Back'],

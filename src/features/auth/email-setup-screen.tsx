@@ -2,26 +2,19 @@
 // 'Setup Error' if it fails ('Retrying...' while Retry runs), then 'Confirm Email 2FA Setup' with
 // the address it went to, the code input, Back, 'Resend Email' and Confirm.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
-import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResentNote } from './resent-note.tsx';
-import { SetupError } from './setup-error.tsx';
+import { OpeningCall } from './setup-error.tsx';
 
 export function EmailSetupScreen() {
-  const phase = useAuthSelector(selectSetupPhase);
-  if (phase === 'starting') {
-    return (
-      <AuthCard>
-        <Spinner label="Setting up Email 2FA" />
-      </AuthCard>
-    );
-  }
-  if (phase !== 'ready') return <SetupError retrying={phase === 'retrying'} />;
-  return <EmailSetupForm />;
+  return (
+    <OpeningCall starting="Setting up Email 2FA" heading="Setup Error" retry={{ type: 'SETUP.RETRY' }}>
+      <EmailSetupForm />
+    </OpeningCall>
+  );
 }
 
 function EmailSetupForm() {

@@ -3,26 +3,20 @@
 // code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only with exactly 6
 // characters).
 import { useId, useState, type FormEvent } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResentNote } from './resent-note.tsx';
-import { RetryError } from './setup-error.tsx';
+import { OpeningCall } from './setup-error.tsx';
 
 export function EmailVerificationScreen() {
-  const phase = useAuthSelector(selectSetupPhase);
-  if (phase === 'starting') {
-    return (
-      <AuthCard>
-        <Spinner label="Sending verification email..." />
-      </AuthCard>
-    );
-  }
-  if (phase !== 'ready') return <RetryError heading="Email Error" retry={{ type: 'EMAIL.RETRY' }} retrying={phase === 'retrying'} />;
-  return <EmailCodeForm />;
+  return (
+    <OpeningCall starting="Sending verification email..." heading="Email Error" retry={{ type: 'EMAIL.RETRY' }}>
+      <EmailCodeForm />
+    </OpeningCall>
+  );
 }
 
 function EmailCodeForm() {

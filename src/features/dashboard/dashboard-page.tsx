@@ -11,7 +11,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation } from 'wouter';
-import { selectClaims } from '../../../machines/auth.ts';
+import { selectOwnAffiliate } from '../../../machines/auth.ts';
 import {
   afterAffiliateChange,
   dashboardMachine,
@@ -91,7 +91,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const affiliates = useDashboardAffiliates(data, scope.impersonated);
   const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
   const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated);
-  const claimedAffiliate = useAuthSelector((s) => selectClaims(s)?.affiliate_id ?? null);
+  const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
 
   const request = useMemo<ViewRequest | null>(() => {
     if (!affiliates.data || !events.data || !fees.data) return null;
