@@ -5,10 +5,12 @@
 //   totpSetup            settingUp (again on Retry), setupError, ready: the QR code (generating,
 //                        shown, failed) beside the code form (confirming)
 //   emailSetup           settingUp (the setup call sends the e-mail), setupError, ready: the code
-//                        form (resending, confirming)
+//                        form (resending, confirming) beside the resend wait
 //   totpVerification     'Enter 2FA Code': verifying
 //   emailVerification    sending the code on entry (again on Retry), sendError ('Email Error'),
-//                        ready: 'Check Your Email' (resending, verifying)
+//                        ready: 'Check Your Email' (resending, verifying) beside the resend wait
+// After an e-mailed code is sent, 'Resend Email' waits 30 s, or as long as a 429 answer says:
+// resendWait counts down one second at a time (waiting), then allows it (over).
 //   authenticated        restoring (an expired token waits for its refresh), active; the token
 //                        refresh and impersonation machines run as its children, so signing out
 //                        ends viewing as an affiliate
@@ -18,6 +20,7 @@ import { errorText } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
+import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
@@ -37,6 +40,8 @@ export interface AuthContext {
   deviceId: string | null;
   qrUrl: string | null;
   setupEmail: string | null;
+  /** Seconds until 'Resend Email' may send another code; 0 when it may. */
+  resendWait: number;
 }
 
 export type AuthEvent =
@@ -150,16 +155,57 @@ const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp
     },
   }) as const;
 
-/** An e-mailed code's form: 'Resend Email' (token/send-email/ sends a new code) beside the code's own call. */
-const emailCodeForm = <const TCode, const TCall>(code: TCode, call: TCall) =>
-  ({
-    initial: 'idle',
+/** The seconds a throttled resend's answer says to wait. */
+const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
+
+/**
+ * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
+ * beside the code's own call, and the wait before Resend may be asked again. A code sent, on entry
+ * or by Resend, starts the wait; so does a throttled Resend, for as long as the server says.
+ */
+const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(screen: TScreen, code: TCode, call: TCall) => {
+  const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
+  return {
+    type: 'parallel',
+    entry: { type: 'startResendWait', params: RESEND_WAIT_SECONDS },
     states: {
-      idle: { on: { 'EMAIL.RESEND': { target: 'resending', actions: 'clearError' }, ...code } },
-      resending: { tags: ['pending'], invoke: { id: 'resendEmail', src: 'sendLoginEmail', onDone: 'idle', onError: failTo('idle') } },
-      ...call,
+      form: {
+        initial: 'idle',
+        states: {
+          idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
+          resending: {
+            tags: ['pending'],
+            invoke: {
+              id: 'resendEmail',
+              src: 'sendLoginEmail',
+              onDone: { target: waitAgain, actions: { type: 'startResendWait', params: RESEND_WAIT_SECONDS } },
+              onError: [
+                sessionExpired,
+                { guard: 'isThrottled', target: waitAgain, actions: [showFailure, { type: 'startResendWait', params: throttledWait }] },
+                { target: 'idle', actions: showFailure },
+              ],
+            },
+          },
+          ...call,
+        },
+      },
+      resendWait: {
+        initial: 'waiting',
+        states: {
+          waiting: {
+            after: {
+              1000: [
+                { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
+                { target: 'waiting', reenter: true, actions: 'countDown' },
+              ],
+            },
+          },
+          over: {},
+        },
+      },
     },
-  }) as const;
+  } as const;
+};
 
 export const authMachine = setup({
   types: {
@@ -194,6 +240,9 @@ export const authMachine = setup({
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
     isUnauthorized: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
+    isResendAllowed: ({ context }) => context.resendWait === 0,
+    isLastSecond: ({ context }) => context.resendWait <= 1,
+    isThrottled: ({ event }) => 'error' in event && throttledForSeconds(errorText(event.error)) !== null,
   },
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
@@ -232,12 +281,14 @@ export const authMachine = setup({
       setupEmail: 'email' in setup ? setup.email : context.setupEmail,
       error: null,
     })),
+    startResendWait: assign({ resendWait: (_, seconds: number) => seconds }),
+    countDown: assign({ resendWait: ({ context }) => Math.max(0, context.resendWait - 1) }),
     requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
     forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
   },
 }).createMachine({
   id: 'auth',
-  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
+  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0 }),
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
@@ -316,7 +367,7 @@ export const authMachine = setup({
       },
     }),
 
-    emailSetup: twoFactorSetup('setupEmail', emailCodeForm({ 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) })),
+    emailSetup: twoFactorSetup('setupEmail', emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) })),
 
     totpVerification: {
       initial: 'idle',
@@ -334,7 +385,8 @@ export const authMachine = setup({
           invoke: { id: 'sendLoginEmail', src: 'sendLoginEmail', onDone: { target: 'ready', actions: 'clearError' }, onError: failTo('sendError') },
         },
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
-        ready: emailCodeForm(
+        ready: emailCodeScreen(
+          'emailVerification',
           { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } },
           { verifying: codeCall('verifyEmailCode', codeOnly, 'email') },
         ),
@@ -396,6 +448,12 @@ export function selectUserKey(snapshot: AuthSnapshot): string {
 
 /** Viewing as an affiliate: the signed-in state's child, none while signed out. */
 export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;
+
+/** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
+export const selectResendWait = (snapshot: AuthSnapshot): number =>
+  snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) || snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
+    ? snapshot.context.resendWait
+    : 0;
 
 /**
  * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call

@@ -4,9 +4,10 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
+import { selectResendWait } from '../../../machines/auth.ts';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { ResentNote } from './resent-note.tsx';
+import { ResendWaitNote, ResentNote } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
 
 export function EmailSetupScreen() {
@@ -21,10 +22,12 @@ function EmailSetupForm() {
   const { auth } = useSession();
   const email = useAuthSelector((snapshot) => snapshot.context.setupEmail);
   const error = useAuthSelector((snapshot) => snapshot.context.error);
-  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'idle' } }));
-  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'resending' } }));
-  const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'confirming' } }));
+  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'idle' } } }));
+  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'resending' } } }));
+  const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'confirming' } } }));
   const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const resendWait = useAuthSelector(selectResendWait);
+  const waitId = useId();
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
   const [resent, setResent] = useState(false);
@@ -66,13 +69,14 @@ function EmailSetupForm() {
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} onClick={resend}>
+          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
             {confirming ? 'Confirming...' : 'Confirm'}
           </button>
         </div>
+        <ResendWaitNote id={waitId} seconds={resendWait} />
       </form>
     </AuthCard>
   );
