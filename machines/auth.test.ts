@@ -137,7 +137,7 @@ describe('the dataLayer', () => {
       sendLoginEmail: fromPromise(() => Promise.resolve()),
       verifyEmailCode: fromPromise(() => Promise.resolve(verifiedPair('email'))),
     });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'CODE.VERIFY', code: '123456' });
     await until((s) => s.matches('authenticated'));
@@ -153,7 +153,7 @@ describe('the dataLayer', () => {
       sendLoginEmail: fromPromise(() => Promise.resolve()),
       verifyEmailCode: fromPromise(() => Promise.resolve(verified)),
     });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'CODE.VERIFY', code: '123456' });
     await until((s) => s.matches('authenticated'));
@@ -320,7 +320,7 @@ describe('an expired sign-in', () => {
 
   it('returns from the e-mail code screen to login when another tab clears the token', async () => {
     const { actor, saved, until } = start(tokens.partialEmail(), { sendLoginEmail: fromPromise(() => Promise.resolve()) });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'STORAGE.CHANGED', token: null });
 

@@ -1,7 +1,7 @@
 // The session: the auth actor (machines/auth.ts, given its side effects) and the API client that
 // every call goes through, wired together. The client reads the token from the actor, waiting
 // for the refresh of a token about to expire; a 401 on an authenticated call ends the session.
-import { createActor, type Actor, type ActorRefFrom } from 'xstate';
+import { createActor, type Actor, type ActorRefFrom, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
@@ -43,6 +43,8 @@ export interface SessionOptions {
   rotations?: RotationLog;
   /** One refresh at a time across tabs; navigator.locks where there are any. */
   locks?: Pick<LockManager, 'request'>;
+  /** The clock of the auth machine's delays (the resend wait); tests pass a simulated one. */
+  clock?: ActorOptions<AnyActorLogic>['clock'];
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -125,7 +127,8 @@ export function createSession(options: SessionOptions): Session {
       track: options.track,
       loadQrCode: options.loadQrCode,
     }),
-    { input: { token: options.storage.read() } },
+    // An explicit undefined clock would replace xstate's own.
+    { input: { token: options.storage.read() }, ...(options.clock ? { clock: options.clock } : {}) },
   );
 
   const storageChanged = (token: StoredToken | null) => auth.send({ type: 'STORAGE.CHANGED', token });
