@@ -5,6 +5,7 @@
 //   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke the
 //                      machine has, from the samples of the actor it runs (answers shaped as the
 //                      reference server gives them, typed by the machine's actor signatures)
+//   Delays             a second of the resend wait passing (xstate.after.1000.<state>)
 //   Session events     another tab's storage change, a new account signed in by its invite,
 //                      and what the token refresh child says
 import type { EventObject, OutputFrom } from 'xstate';
@@ -14,8 +15,14 @@ import { ApiError, messages } from '../../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
 import { expiresIn, makeTokenPair, partialClaims, verifiedClaims } from '../utils/tokens.ts';
-import { invokesOf } from './coverage.ts';
+import { invokesOf, stateNodesOf } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
+
+/** The events XState sends itself when a delay of the machine ends (the resend wait's seconds), read from the machine. */
+export const authDelayEvents = [...new Set(stateNodesOf(authMachine).flatMap((node) => node.after.map((transition) => transition.eventType)))];
+
+/** The seconds the model's throttled resend is told to wait (kept short: each is a step of a path). */
+export const THROTTLED_SECONDS = 3;
 
 /** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
 export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh' && invoke.src !== 'impersonation') as { id: string; src: AuthCallName }[];
@@ -119,7 +126,11 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     // token/send-email/: the login code, and a new code when resent (during set-up, for the same device).
     sendLoginEmail: {
       outputs: [[undefined, 'code sent']],
-      errors: [httpError(messages.sendEmail.status(500), 500), unauthorized(messages.sendEmail.status(401))],
+      errors: [
+        httpError(messages.sendEmail.status(500), 500),
+        unauthorized(messages.sendEmail.status(401)),
+        httpError(`Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`, 429),
+      ],
     },
     verifyTotp: {
       outputs: [[tokens.verifiedTotp, 'verified token, 2fa_method totp']],
@@ -152,6 +163,8 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     { type: 'LOGOUT' },
     // What the calls answer.
     ...outcomes,
+    // The clock: a second of the resend wait has passed.
+    ...authDelayEvents.map((type) => noted({ type } as AuthModelEvent, 'a second later')),
     // Another tab.
     storage(null, 'another tab cleared the token'),
     // A verified session: what the token refresh child and the API client say.
