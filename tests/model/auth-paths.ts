@@ -8,12 +8,13 @@
 //   Delays             a second of the resend wait passing (xstate.after.1000.<state>)
 //   Session events     another tab's storage change, a new account signed in by its invite,
 //                      and what the token refresh child says
-import type { EventObject, OutputFrom } from 'xstate';
-import { authMachine, type AuthEvent } from '../../machines/auth.ts';
+import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
+import { authMachine, selectResendWait, type AuthEvent, type AuthSnapshot } from '../../machines/auth.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
+import { RESEND_WAIT_SECONDS } from '../../src/domain/resend-wait.ts';
 import { expiresIn, makeTokenPair, partialClaims, verifiedClaims } from '../utils/tokens.ts';
 import { invokesOf, stateNodesOf } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
@@ -197,6 +198,17 @@ export function authStorageEvents(now: number = Date.now()): AuthModelEvent[] {
 /** Transitions of machines/auth.ts that no sequence of events takes: none. */
 export const authUnreachableTransitions: Record<string, string> = {};
 
+/**
+ * Once the resend wait has counted its first second (or a throttled one its first), only the clock
+ * moves until it is over: everything else the screen offers was sent at its start, so sending it
+ * at every second would multiply the states (thirty-fold) without reaching a new one.
+ */
+export function authModelSends(snapshot: AnyMachineSnapshot, event: EventObject): boolean {
+  const seconds = selectResendWait(snapshot as AuthSnapshot);
+  const countingDown = seconds > 0 && seconds < RESEND_WAIT_SECONDS;
+  return !countingDown || authDelayEvents.includes(event.type);
+}
+
 /** The model: the real auth machine, signed out (nothing stored), and the events above. */
 export function authModel(now: number = Date.now()): MachineModel {
   return {
@@ -206,6 +218,7 @@ export function authModel(now: number = Date.now()): MachineModel {
     events: authEvents(now),
     shortcutEvents: authStorageEvents(now),
     unreachableTransitions: authUnreachableTransitions,
+    sends: authModelSends,
   };
 }
 
