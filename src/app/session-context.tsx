@@ -1,9 +1,7 @@
-// The session for the views: the provider, and hooks to read the auth machine's state.
+// The session for the views: the provider, and hooks to read the auth machine's state (the
+// impersonated affiliate's, for the lazily loaded views: server-data.tsx).
 import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import { selectImpersonation } from '../../machines/auth.ts';
-import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
-import type { ApiScope } from '../api/client.ts';
 import type { AuthActor, Session } from './session.ts';
 
 const SessionContext = createContext<Session | null>(null);
@@ -18,7 +16,7 @@ export function useSession(): Session {
   return session;
 }
 
-interface ObservableActor<TSnapshot> {
+export interface ObservableActor<TSnapshot> {
   getSnapshot(): TSnapshot;
   subscribe(observer: () => void): { unsubscribe(): void };
 }
@@ -40,7 +38,7 @@ function sliceOf<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (sna
  * A slice of an actor's state; the view renders again only when the slice changes. What
  * @xstate/react's useSelector does, on React's own hook: the sign-in screens load without it.
  */
-function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): T {
+export function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): T {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const subscription = actor.subscribe(onChange);
@@ -55,22 +53,4 @@ function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selec
 /** A narrow slice of the auth machine's state. */
 export function useAuthSelector<T>(selector: (snapshot: SnapshotFrom<AuthActor>) => T): T {
   return useActorSelector(useSession().auth, selector);
-}
-
-/** Signed out there is no one to view the portal as. */
-const signedOut: ObservableActor<undefined> = { getSnapshot: () => undefined, subscribe: () => ({ unsubscribe() {} }) };
-
-/** The affiliate a superuser views the portal as, or null: the own view, or signed out. */
-export function useImpersonatedAffiliate(): string | null {
-  const impersonation = useAuthSelector(selectImpersonation);
-  return useActorSelector<ReturnType<NonNullable<typeof impersonation>['getSnapshot']> | undefined, string | null>(
-    impersonation ?? signedOut,
-    selectImpersonatedAffiliate,
-  );
-}
-
-/** The client and the impersonated affiliate, which every cached call is keyed by. */
-export function useApiScope(): ApiScope {
-  const session = useSession();
-  return { client: session.client, impersonated: useImpersonatedAffiliate() };
 }

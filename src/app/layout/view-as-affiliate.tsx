@@ -5,8 +5,8 @@ import { useId } from 'react';
 import { useLocation } from 'wouter';
 import { useOwnAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
-import { ServerDataProvider } from '../server-data.tsx';
-import { useImpersonatedAffiliate, useSession } from '../session-context.tsx';
+import { ServerDataProvider, useImpersonatedAffiliate } from '../server-data.tsx';
+import { useSession } from '../session-context.tsx';
 
 function ViewAsSelector() {
   const session = useSession();

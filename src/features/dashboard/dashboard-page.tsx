@@ -11,7 +11,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation } from 'wouter';
-import { selectOwnAffiliate } from '../../../machines/auth.ts';
+import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
   afterAffiliateChange,
   dashboardMachine,
@@ -25,14 +25,14 @@ import {
 import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
 import { isFinalError } from '../../api/swr.ts';
-import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
-import { ServerDataProvider } from '../../app/server-data.tsx';
+import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
