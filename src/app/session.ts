@@ -23,7 +23,7 @@ export interface Session {
    * Viewing the portal as an affiliate (superusers), whose choice every call sends as
    * impersonate_affiliate: a child of the signed-in state, null while signed out.
    */
-  impersonation(): ImpersonationActor | null;
+  impersonation: () => ImpersonationActor | null;
   /** How this session's calls are made, for code that makes them off the main thread (the dashboard's worker). */
   calls: SessionCalls;
   /** Signs in with a token got outside the sign-in screens (a new account's): any old session ends, the token is stored, and the login gate follows it. */
