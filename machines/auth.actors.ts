@@ -10,7 +10,7 @@ import { tokenRefreshMachine } from './token-refresh.ts';
 /** The machine's actors by name, each with the signature the chart gives it. */
 export type AuthActors = Required<NonNullable<NonNullable<Parameters<typeof authMachine.provide>[0]>['actors']>>;
 /** The actors that answer one call each (the token refresh child aside). */
-export type AuthCallName = Exclude<keyof AuthActors, 'tokenRefresh'>;
+export type AuthCallName = Exclude<keyof AuthActors, 'tokenRefresh' | 'impersonation'>;
 
 export interface AuthDependencies {
   api: AuthApi;

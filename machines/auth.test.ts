@@ -1,13 +1,14 @@
 // Sign-in and two-factor authentication: the login gate each stored token leads to, what reaches
 // the dataLayer, the error texts of each step, and how the session ends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor, type ActorRefFrom, type StateValue } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor, type ActorRefFrom, type StateValue } from 'xstate';
 import { ApiError } from '../src/api/client.ts';
 import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
-import { authMachine, selectSetupPhase, type AuthSnapshot } from './auth.ts';
+import { selectResendWait, selectSetupPhase } from './auth.selectors.ts';
+import { authMachine, selectImpersonation, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 const pending = <T,>() => new Promise<T>(() => {});
@@ -15,7 +16,7 @@ const pending = <T,>() => new Promise<T>(() => {});
 /** Every call the machine names, as an actor that never answers unless a test gives its own. */
 const quiet = Object.fromEntries(
   Object.keys(authMachine.implementations.actors)
-    .filter((name) => name !== 'tokenRefresh')
+    .filter((name) => name !== 'tokenRefresh' && name !== 'impersonation')
     .map((name) => [name, fromPromise(() => pending<never>())]),
 ) as Partial<AuthActors>;
 
@@ -41,6 +42,7 @@ function start(
   token: StoredToken | null,
   actors: Partial<AuthActors> = {},
   refresh: () => Promise<RefreshResponse> = () => pending(),
+  clock?: SimulatedClock,
 ): Started {
   const saved: (StoredToken | null)[] = [];
   const tracked: Record<string, unknown>[] = [];
@@ -63,7 +65,7 @@ function start(
       track: (_, params) => void tracked.push(params),
     },
   });
-  const actor = createActor(machine, { input: { token } }).start();
+  const actor = createActor(machine, { input: { token }, ...(clock ? { clock } : {}) }).start();
   running = {
     actor,
     saved,
@@ -137,7 +139,7 @@ describe('the dataLayer', () => {
       sendLoginEmail: fromPromise(() => Promise.resolve()),
       verifyEmailCode: fromPromise(() => Promise.resolve(verifiedPair('email'))),
     });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'CODE.VERIFY', code: '123456' });
     await until((s) => s.matches('authenticated'));
@@ -153,7 +155,7 @@ describe('the dataLayer', () => {
       sendLoginEmail: fromPromise(() => Promise.resolve()),
       verifyEmailCode: fromPromise(() => Promise.resolve(verified)),
     });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'CODE.VERIFY', code: '123456' });
     await until((s) => s.matches('authenticated'));
@@ -304,6 +306,103 @@ describe('retrying a failed call', () => {
   });
 });
 
+describe("the wait before 'Resend Email'", () => {
+  const seconds = (clock: SimulatedClock, count: number) => {
+    for (let second = 0; second < count; second += 1) clock.increment(1000);
+  };
+  const canResend = (snapshot: AuthSnapshot) => snapshot.can({ type: 'EMAIL.RESEND' });
+
+  it('lasts 30 s after the login code is sent, counting down each second, then allows a resend', async () => {
+    const clock = new SimulatedClock();
+    const { actor, until } = start(tokens.partialEmail(), { sendLoginEmail: fromPromise(() => Promise.resolve()) }, undefined, clock);
+    const ready = await until((s) => s.matches({ emailVerification: { ready: { resendWait: 'waiting' } } }));
+    expect(selectResendWait(ready)).toBe(30);
+    expect(canResend(ready)).toBe(false);
+
+    seconds(clock, 5);
+    expect(selectResendWait(actor.getSnapshot())).toBe(25);
+    seconds(clock, 24);
+    expect(selectResendWait(actor.getSnapshot())).toBe(1);
+    expect(canResend(actor.getSnapshot())).toBe(false);
+    seconds(clock, 1);
+    expect(actor.getSnapshot().matches({ emailVerification: { ready: { resendWait: 'over' } } })).toBe(true);
+    expect(selectResendWait(actor.getSnapshot())).toBe(0);
+    expect(canResend(actor.getSnapshot())).toBe(true);
+  });
+
+  it('starts again when a resent code is sent, and keeps counting while a code is checked', async () => {
+    const clock = new SimulatedClock();
+    const { actor, until } = start(
+      tokens.partialEmail(),
+      { sendLoginEmail: fromPromise(() => Promise.resolve()), verifyEmailCode: fromPromise(() => Promise.reject(new ApiError('Invalid email code. Please try again.', 'http', 400))) },
+      undefined,
+      clock,
+    );
+    await until((s) => s.matches({ emailVerification: 'ready' }));
+    seconds(clock, 30);
+    actor.send({ type: 'EMAIL.RESEND' });
+    const resent = await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
+    expect(resent.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })).toBe(true);
+    expect(selectResendWait(resent)).toBe(30);
+
+    actor.send({ type: 'CODE.VERIFY', code: '123456' });
+    seconds(clock, 2);
+    await until((s) => s.context.error !== null);
+    expect(selectResendWait(actor.getSnapshot())).toBe(28);
+  });
+
+  it('lasts as long as the server says when it throttles a resend (429), its text on the error line', async () => {
+    const clock = new SimulatedClock();
+    let sent = 0;
+    const throttled = new ApiError('Request was throttled. Expected available in 42 seconds.', 'http', 429);
+    const { actor, until } = start(
+      tokens.partialEmail(),
+      { sendLoginEmail: fromPromise(() => (sent++ === 0 ? Promise.resolve() : Promise.reject(throttled))) },
+      undefined,
+      clock,
+    );
+    await until((s) => s.matches({ emailVerification: 'ready' }));
+    seconds(clock, 30);
+    actor.send({ type: 'EMAIL.RESEND' });
+
+    const refused = await until((s) => s.context.error !== null);
+    expect(refused.context.error).toBe('Request was throttled. Expected available in 42 seconds.');
+    expect(selectResendWait(refused)).toBe(42);
+    seconds(clock, 42);
+    expect(canResend(actor.getSnapshot())).toBe(true);
+  });
+
+  it('does not start again after a resend that failed otherwise', async () => {
+    const clock = new SimulatedClock();
+    let sent = 0;
+    const { actor, until } = start(
+      tokens.partialEmail(),
+      { sendLoginEmail: fromPromise(() => (sent++ === 0 ? Promise.resolve() : Promise.reject(new ApiError('Failed to send email: 500', 'http', 500)))) },
+      undefined,
+      clock,
+    );
+    await until((s) => s.matches({ emailVerification: 'ready' }));
+    seconds(clock, 30);
+    actor.send({ type: 'EMAIL.RESEND' });
+
+    const failed = await until((s) => s.context.error !== null);
+    expect(failed.context.error).toBe('Failed to send email: 500');
+    expect(canResend(failed)).toBe(true);
+  });
+
+  it('lasts 30 s after the e-mail setup sends its code', async () => {
+    const clock = new SimulatedClock();
+    const setupAnswer: EmailSetup = { device_id: 'device-1', email: 'fresh@fixtures.example' };
+    const { actor, until } = start(tokens.partialNone(), { setupEmail: fromPromise(() => Promise.resolve(setupAnswer)) }, undefined, clock);
+    actor.send({ type: 'SETUP.CHOOSE_EMAIL' });
+    const ready = await until((s) => s.matches({ emailSetup: 'ready' }));
+    expect(selectResendWait(ready)).toBe(30);
+    expect(canResend(ready)).toBe(false);
+    seconds(clock, 30);
+    expect(canResend(actor.getSnapshot())).toBe(true);
+  });
+});
+
 describe('an expired sign-in', () => {
   it('returns from the code screen to login when verify answers 401', async () => {
     const { actor, saved, until } = start(tokens.partialTotp(), {
@@ -320,7 +419,7 @@ describe('an expired sign-in', () => {
 
   it('returns from the e-mail code screen to login when another tab clears the token', async () => {
     const { actor, saved, until } = start(tokens.partialEmail(), { sendLoginEmail: fromPromise(() => Promise.resolve()) });
-    await until((s) => s.matches({ emailVerification: { ready: 'idle' } }));
+    await until((s) => s.matches({ emailVerification: { ready: { form: 'idle' } } }));
 
     actor.send({ type: 'STORAGE.CHANGED', token: null });
 
@@ -347,6 +446,20 @@ describe('a verified session', () => {
     expect(refreshes).toEqual(['refresh-other-tab']);
     expect(tracked).toEqual([{ user_id: '7' }]);
     expect(saved).toEqual([]);
+  });
+
+  it('views the portal as an affiliate only while signed in: signing out ends it, the next session starts in its own view', () => {
+    const { actor } = start(tokens.verified());
+    const viewing = selectImpersonation(actor.getSnapshot());
+    viewing?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'AFF-100' });
+    expect(viewing?.getSnapshot().context.affiliateId).toBe('AFF-100');
+
+    actor.send({ type: 'LOGOUT' });
+    expect(selectImpersonation(actor.getSnapshot())).toBeNull();
+    expect(viewing?.getSnapshot().status).toBe('stopped');
+
+    actor.send({ type: 'STORAGE.CHANGED', token: tokens.verified() });
+    expect(selectImpersonation(actor.getSnapshot())?.getSnapshot().context.affiliateId).toBeNull();
   });
 
   it('shows the refresh failure on the login form when SESSION.EXPIRED says why, and clears the user_id', () => {

@@ -1,22 +1,27 @@
-// Sign-in and two-factor authentication: the login gate, the second factor's setup or its code,
-// then the signed-in session. States:
+// Sign-in and two-factor authentication, read top to bottom as the user goes through it:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
-//   totpSetup            settingUp ('Setting up 2FA', 'Retrying...' after a failure), setupError,
-//                        ready: QR code (generating / shown / failed) and code form (confirming)
-//   emailSetup           sending ('Setting up Email 2FA', 'Retrying...'), setupError,
-//                        ready: code form (resending, confirming)
+//   totpSetup            settingUp (again on Retry), setupError, ready: the QR code (generating,
+//                        shown, failed) beside the code form (confirming)
+//   emailSetup           settingUp (the setup call sends the e-mail), setupError, ready: the code
+//                        form (resending, confirming) beside the resend wait
 //   totpVerification     'Enter 2FA Code': verifying
-//   emailVerification    sending the code on entry ('Retrying...'), sendError ('Email Error'),
-//                        ready: 'Check Your Email' (resending, verifying)
-//   authenticated        restoring (an expired token waits for its refresh), active;
-//                        the token refresh machine runs as a child
+//   emailVerification    sending the code on entry (again on Retry), sendError ('Email Error'),
+//                        ready: 'Check Your Email' (resending, verifying) beside the resend wait
+// After an e-mailed code is sent, 'Resend Email' waits 30 s, or as long as a 429 answer says:
+// resendWait counts down one second at a time (waiting), then allows it (over).
+//   authenticated        restoring (an expired token waits for its refresh), active; the token
+//                        refresh and impersonation machines run as its children, so signing out
+//                        ends viewing as an affiliate
+// A 2FA call answered 401 means the partial token expired: back to login, saying so.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
-import { gateFor, isExpired, readClaims, type StoredToken } from '../src/domain/auth-token.ts';
+import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
+import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
+import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 export const CODE_LENGTH = 6;
@@ -35,6 +40,8 @@ export interface AuthContext {
   deviceId: string | null;
   qrUrl: string | null;
   setupEmail: string | null;
+  /** Seconds until 'Resend Email' may send another code; 0 when it may. */
+  resendWait: number;
 }
 
 export type AuthEvent =
@@ -50,8 +57,10 @@ export type AuthEvent =
   | { type: 'CODE.VERIFY'; code: string }
   | { type: 'EMAIL.RESEND' }
   | { type: 'EMAIL.RETRY' }
-  /** The stored token changed: another tab wrote or cleared it, or the session signed a new account in. */
+  /** Another tab wrote or cleared the stored token. */
   | { type: 'STORAGE.CHANGED'; token: StoredToken | null }
+  /** A token got outside the sign-in screens (a new account's, from its invite): any old session ends. */
+  | { type: 'SESSION.SIGNED_IN'; token: StoredToken }
   /** A request met a 401: refresh the session (once, however many requests ask). */
   | { type: 'REFRESH.REQUEST' }
   | { type: 'TOKEN.REFRESHED'; tokens: TokenPair }
@@ -67,10 +76,16 @@ const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the
     throw new Error(`${name} is provided by ${by}`);
   });
 
-const isUnauthorized = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
 const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
 const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
+const gateIs =
+  (gate: Gate) =>
+  ({ context }: { context: AuthContext }) =>
+    gateFor(context.token) === gate;
+const tokensOf = ({ context }: { context: AuthContext }) => ({ access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' });
+
+// --- Transitions used by reference --------------------------------------------------------
 
 /** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
 const sessionExpired = {
@@ -84,15 +99,23 @@ const showFailure = { type: 'setError', params: ({ event }: { event: { error: un
 const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
+/** A new account signed in: whatever session there was ends, its token is stored, the login gate follows it. */
+const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
 
-/** A 2FA setup's call: its answer (the device) leads to the code form; a failure to Retry. */
-const setupCall = <TSrc extends 'setupTotp' | 'setupEmail', TStore extends 'storeTotpSetup' | 'storeEmailSetup'>(
-  src: TSrc,
-  store: TStore,
-) =>
+// --- The 2FA screens' shared parts ----------------------------------------------------------
+
+/** A 2FA setup: its call (again on Retry, keeping the failure it answers until then), then `ready`. */
+const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(src: TSrc, ready: TReady) =>
   ({
-    tags: ['pending'],
-    invoke: { id: src, src, onDone: { target: 'ready', actions: { type: store, params: outputOf } }, onError: failTo('setupError') },
+    initial: 'settingUp',
+    states: {
+      settingUp: {
+        tags: ['pending'],
+        invoke: { id: src, src, onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } }, onError: failTo('setupError') },
+      },
+      setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
+      ready,
+    },
   }) as const;
 
 /** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
@@ -102,14 +125,12 @@ const confirmCode = [
   { target: 'confirming', actions: 'clearError' },
 ] as const;
 const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
-const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
-  code: codeOf(event),
-  deviceId: context.deviceId ?? '',
-});
+const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({ code: codeOf(event), deviceId: context.deviceId ?? '' });
+
 /**
  * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
- * the second factor's method). Its verified token is stored, the username being the token's, and
- * the app opens; a refused code stays on the form, saying why.
+ * the second factor's method). Its verified token is stored and the app opens; a refused code
+ * stays on the form, saying why.
  */
 const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
   src: TSrc,
@@ -134,18 +155,64 @@ const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp
     },
   }) as const;
 
-/** 'Resend Email': token/send-email/ sends a new code (during a setup, for the same device). */
-const resendEmail = { target: 'resending', actions: 'clearError' } as const;
-const resending = {
-  tags: ['pending'],
-  invoke: { id: 'resendEmail', src: 'sendLoginEmail', onDone: 'idle', onError: failTo('idle') },
-} as const;
+/** The seconds a throttled resend's answer says to wait. */
+const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
+
+/**
+ * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
+ * beside the code's own call, and the wait before Resend may be asked again. A code sent, on entry
+ * or by Resend, starts the wait; so does a throttled Resend, for as long as the server says.
+ */
+const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(screen: TScreen, code: TCode, call: TCall) => {
+  const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
+  return {
+    type: 'parallel',
+    entry: { type: 'startResendWait', params: RESEND_WAIT_SECONDS },
+    states: {
+      form: {
+        initial: 'idle',
+        states: {
+          idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
+          resending: {
+            tags: ['pending'],
+            invoke: {
+              id: 'resendEmail',
+              src: 'sendLoginEmail',
+              onDone: { target: waitAgain, actions: { type: 'startResendWait', params: RESEND_WAIT_SECONDS } },
+              onError: [
+                sessionExpired,
+                { guard: 'isThrottled', target: waitAgain, actions: [showFailure, { type: 'startResendWait', params: throttledWait }] },
+                { target: 'idle', actions: showFailure },
+              ],
+            },
+          },
+          ...call,
+        },
+      },
+      resendWait: {
+        initial: 'waiting',
+        states: {
+          waiting: {
+            after: {
+              1000: [
+                { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
+                { target: 'waiting', reenter: true, actions: 'countDown' },
+              ],
+            },
+          },
+          over: {},
+        },
+      },
+    },
+  } as const;
+};
 
 export const authMachine = setup({
   types: {
     context: {} as AuthContext,
     input: {} as AuthInput,
     events: {} as AuthEvent,
+    children: {} as { tokenRefresh: 'tokenRefresh'; impersonation: 'impersonation' },
   },
   actors: {
     login: provided<TokenPair & { username: string }, { username: string; password: string }>('login'),
@@ -158,19 +225,24 @@ export const authMachine = setup({
     verifyTotp: provided<TokenPair, { code: string }>('verifyTotp'),
     verifyEmailCode: provided<TokenPair, { code: string }>('verifyEmailCode'),
     tokenRefresh: tokenRefreshMachine,
+    impersonation: impersonationMachine,
   },
   guards: {
-    hasNoToken: ({ context }) => gateFor(context.token) === 'credentials',
-    needsTwoFactorSetup: ({ context }) => gateFor(context.token) === 'setupRequired',
-    needsTotpCode: ({ context }) => gateFor(context.token) === 'totpCode',
-    needsEmailCode: ({ context }) => gateFor(context.token) === 'emailCode',
+    // The login gate the stored token leads to.
+    hasNoToken: gateIs('credentials'),
+    needsTwoFactorSetup: gateIs('setupRequired'),
+    needsTotpCode: gateIs('totpCode'),
+    needsEmailCode: gateIs('emailCode'),
     isAccessExpired: ({ context }) => context.token === null || isExpired(context.token.access, Date.now()),
     isCodeBlank: ({ event }) => codeOf(event) === '',
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
-    isUnauthorized: ({ event }) => 'error' in event && isUnauthorized(event.error),
+    isUnauthorized: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
+    isResendAllowed: ({ context }) => context.resendWait === 0,
+    isLastSecond: ({ context }) => context.resendWait <= 1,
+    isThrottled: ({ event }) => 'error' in event && throttledForSeconds(errorText(event.error)) !== null,
   },
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
@@ -180,10 +252,7 @@ export const authMachine = setup({
     storeLogin: assign({ token: (_, output: TokenPair & { username: string }) => output, error: null }),
     /** After a code (token/verify/ or a setup's confirmation) the username is the verified token's. */
     storeVerified: assign({
-      token: ({ context }, output: TokenPair) => ({
-        username: readClaims(output.access)?.username ?? context.token?.username ?? '',
-        ...output,
-      }),
+      token: ({ context }, output: TokenPair) => ({ username: readClaims(output.access)?.username ?? context.token?.username ?? '', ...output }),
       error: null,
     }),
     storeRefreshed: assign({
@@ -192,12 +261,12 @@ export const authMachine = setup({
         return { username: context.token?.username ?? '', ...event.tokens };
       },
     }),
+    // The old screen's message does not belong to the one another tab (or a new account) leads to.
     storeFromStorage: assign({
       token: ({ event }) => {
-        assertEvent(event, 'STORAGE.CHANGED');
+        assertEvent(event, ['STORAGE.CHANGED', 'SESSION.SIGNED_IN']);
         return event.token;
       },
-      // The old screen's message does not belong to the one another tab leads to.
       error: null,
     }),
     /** Signed out: the token and any setup go; the error line stays, to say why. */
@@ -205,32 +274,25 @@ export const authMachine = setup({
     clearSession: assign({ token: null, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
     setError: assign({ error: (_, text: string | null) => text }),
     clearError: assign({ error: null }),
-    storeTotpSetup: assign({
-      deviceId: (_, setup: TotpSetup) => setup.device_id,
-      qrUrl: (_, setup: TotpSetup) => setup.qr_url,
+    /** What a setup call answered: the device, and its QR code's URL or the address the code went to. */
+    storeSetup: assign(({ context }, setup: TotpSetup | EmailSetup) => ({
+      deviceId: setup.device_id,
+      qrUrl: 'qr_url' in setup ? setup.qr_url : context.qrUrl,
+      setupEmail: 'email' in setup ? setup.email : context.setupEmail,
       error: null,
-    }),
-    storeEmailSetup: assign({
-      deviceId: (_, setup: EmailSetup) => setup.device_id,
-      setupEmail: (_, setup: EmailSetup) => setup.email,
-      error: null,
-    }),
-    requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
-    forwardToken: sendTo('tokenRefresh', ({ context }) => ({
-      type: 'TOKEN.UPDATED' as const,
-      tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' },
     })),
+    startResendWait: assign({ resendWait: (_, seconds: number) => seconds }),
+    countDown: assign({ resendWait: ({ context }) => Math.max(0, context.resendWait - 1) }),
+    requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
+    forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
   },
 }).createMachine({
   id: 'auth',
-  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null }),
+  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0 }),
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
-    LOGOUT: {
-      target: '.signedOut',
-      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
-    },
+    LOGOUT: { target: '.signedOut', actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser] },
     'STORAGE.CHANGED': [
       // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.
       {
@@ -240,6 +302,7 @@ export const authMachine = setup({
       },
       { target: '.routing', actions: 'storeFromStorage' },
     ],
+    'SESSION.SIGNED_IN': signInAnew,
   },
   states: {
     routing: {
@@ -268,11 +331,7 @@ export const authMachine = setup({
             },
             onDone: {
               target: '#auth.routing',
-              actions: [
-                { type: 'storeLogin', params: outputOf },
-                'persistToken',
-                { type: 'track', params: { event: 'login_success', method: 'password' } },
-              ],
+              actions: [{ type: 'storeLogin', params: outputOf }, 'persistToken', { type: 'track', params: { event: 'login_success', method: 'password' } }],
             },
             // token/ is called without a token: its 401 means rejected credentials, not an expired session.
             onError: { target: 'idle', actions: showFailure },
@@ -288,55 +347,27 @@ export const authMachine = setup({
       },
     },
 
-    totpSetup: {
-      initial: 'settingUp',
+    totpSetup: twoFactorSetup('setupTotp', {
+      type: 'parallel',
       states: {
-        settingUp: setupCall('setupTotp', 'storeTotpSetup'),
-        // A retry keeps the failure it answers on context.error until it is answered (selectSetupPhase).
-        setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
-        ready: {
-          type: 'parallel',
+        qrCode: {
+          initial: 'generating',
           states: {
-            qrCode: {
-              initial: 'generating',
-              states: {
-                generating: {
-                  invoke: {
-                    id: 'generateQrCode',
-                    src: 'generateQrCode',
-                    input: ({ context }) => ({ url: context.qrUrl ?? '' }),
-                    onDone: 'shown',
-                    onError: 'failed',
-                  },
-                },
-                shown: {},
-                failed: {},
-              },
+            generating: {
+              invoke: { id: 'generateQrCode', src: 'generateQrCode', input: ({ context }: { context: AuthContext }) => ({ url: context.qrUrl ?? '' }), onDone: 'shown', onError: 'failed' },
             },
-            form: {
-              initial: 'idle',
-              states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
-            },
+            shown: {},
+            failed: {},
           },
         },
-      },
-    },
-
-    emailSetup: {
-      initial: 'sending',
-      states: {
-        sending: setupCall('setupEmail', 'storeEmailSetup'),
-        setupError: { on: { 'SETUP.RETRY': 'sending' } },
-        ready: {
+        form: {
           initial: 'idle',
-          states: {
-            idle: { on: { 'EMAIL.RESEND': resendEmail, 'CODE.CONFIRM': confirmCode } },
-            resending,
-            confirming: codeCall('confirmEmailSetup', codeAndDevice),
-          },
+          states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
         },
       },
-    },
+    }),
+
+    emailSetup: twoFactorSetup('setupEmail', emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) })),
 
     totpVerification: {
       initial: 'idle',
@@ -351,37 +382,23 @@ export const authMachine = setup({
       states: {
         sending: {
           tags: ['pending'],
-          invoke: {
-            id: 'sendLoginEmail',
-            src: 'sendLoginEmail',
-            onDone: { target: 'ready', actions: 'clearError' },
-            onError: failTo('sendError'),
-          },
+          invoke: { id: 'sendLoginEmail', src: 'sendLoginEmail', onDone: { target: 'ready', actions: 'clearError' }, onError: failTo('sendError') },
         },
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
-        ready: {
-          initial: 'idle',
-          states: {
-            idle: {
-              on: {
-                'EMAIL.RESEND': resendEmail,
-                'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' },
-              },
-            },
-            resending,
-            verifying: codeCall('verifyEmailCode', codeOnly, 'email'),
-          },
-        },
+        ready: emailCodeScreen(
+          'emailVerification',
+          { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } },
+          { verifying: codeCall('verifyEmailCode', codeOnly, 'email') },
+        ),
       },
     },
 
     authenticated: {
       entry: { type: 'track', params: ({ context }) => ({ user_id: claimsOf(context.token)?.user_id ?? null }) },
-      invoke: {
-        id: 'tokenRefresh',
-        src: 'tokenRefresh',
-        input: ({ context }) => ({ tokens: { access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' } }),
-      },
+      invoke: [
+        { id: 'tokenRefresh', src: 'tokenRefresh', input: (args) => ({ tokens: tokensOf(args) }) },
+        { id: 'impersonation', src: 'impersonation' },
+      ],
       initial: 'checking',
       on: {
         'REFRESH.REQUEST': { actions: 'requestRefresh' },
@@ -394,6 +411,7 @@ export const authMachine = setup({
           { guard: 'isVerifiedTokenStored', target: '.checking', actions: ['storeFromStorage', 'forwardToken'] },
           { target: 'routing', actions: ['storeFromStorage', clearTrackedUser] },
         ],
+        'SESSION.SIGNED_IN': { ...signInAnew, actions: [...signInAnew.actions, clearTrackedUser] },
       },
       states: {
         checking: { always: [{ guard: 'isAccessExpired', target: 'restoring' }, { target: 'active' }] },
@@ -404,22 +422,20 @@ export const authMachine = setup({
   },
 });
 
+// --- Selectors: what the session and the header read (the screens' own: auth.selectors.ts) ---
+
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 
 /** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
 export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
 
+/** Signed in with a usable session: the app, the header's Logout. */
+export const selectIsSignedIn = (snapshot: AuthSnapshot): boolean => snapshot.matches({ authenticated: 'active' });
+
 /** The claims of the stored access token, or null when there is none. */
 export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);
 
-/**
- * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call
- * running, failed, running again after a failure (that failure still in context), or answered.
- */
-export type SetupPhase = 'starting' | 'failed' | 'retrying' | 'ready';
-export function selectSetupPhase(snapshot: AuthSnapshot): SetupPhase {
-  const is = (value: Parameters<AuthSnapshot['matches']>[0]) => snapshot.matches(value);
-  if (is({ totpSetup: 'ready' }) || is({ emailSetup: 'ready' }) || is({ emailVerification: 'ready' })) return 'ready';
-  if (is({ totpSetup: 'setupError' }) || is({ emailSetup: 'setupError' }) || is({ emailVerification: 'sendError' })) return 'failed';
-  return snapshot.context.error === null ? 'starting' : 'retrying';
-}
+export const selectIsSuperuser = (snapshot: AuthSnapshot): boolean => selectClaims(snapshot)?.is_superuser === true;
+
+/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
+export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;

@@ -1,14 +1,15 @@
 // Viewing the portal as an affiliate (superusers only). States:
 //   none       the superuser's own view
 //   selected   every request carries impersonate_affiliate, cached data is keyed per affiliate
-// The session's API client reads the selected affiliate from this machine's state.
+// It runs as a child of the auth machine's signed-in state: signing out ends it, and the next
+// session starts in its own view. The session's API client reads the selected affiliate from it.
 import { assertEvent, assign, setup } from 'xstate';
 
 export interface ImpersonationContext {
   affiliateId: string | null;
 }
 
-export type ImpersonationEvent = { type: 'IMPERSONATION.SELECT'; affiliateId: string } | { type: 'IMPERSONATION.CLEAR' };
+export type ImpersonationEvent = { type: 'IMPERSONATION.SELECT'; affiliateId: string };
 
 export const impersonationMachine = setup({
   types: {
@@ -51,10 +52,9 @@ export const impersonationMachine = setup({
           },
           { target: 'none', actions: 'clear' },
         ],
-        'IMPERSONATION.CLEAR': { target: 'none', actions: 'clear' },
       },
     },
   },
 });
 
-export const selectImpersonatedAffiliate = (snapshot: { context: ImpersonationContext }) => snapshot.context.affiliateId;
+export const selectImpersonatedAffiliate = (snapshot: { context: ImpersonationContext } | undefined) => snapshot?.context.affiliateId ?? null;

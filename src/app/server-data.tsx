@@ -11,11 +11,14 @@
 import { useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
 import { initCache } from 'swr/_internal';
-import { selectClaims } from '../../machines/auth.ts';
+import { selectImpersonation } from '../../machines/auth.ts';
+import { selectUserKey } from '../../machines/auth.selectors.ts';
+import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
+import type { ApiScope } from '../api/client.ts';
 import { release } from '../api/releasable.ts';
 import { swrConfiguration } from '../api/swr.ts';
 import type { Session } from './session.ts';
-import { useAuthSelector, useSession } from './session-context.tsx';
+import { useActorSelector, useAuthSelector, useSession, type ObservableActor } from './session-context.tsx';
 
 /** SWR's cache, releasing the data it lets go. Kept: SWR has no hook for an entry it drops. */
 export class ReleasingCache extends Map<string, State> {
@@ -56,10 +59,7 @@ function configurationFor(session: Session, user: string): SWRConfiguration {
 
 export function ServerDataProvider({ children }: { children: ReactNode }) {
   const session = useSession();
-  const user = useAuthSelector((snapshot) => {
-    const claims = selectClaims(snapshot);
-    return claims ? `${claims.user_id}:${claims.username}` : '';
-  });
+  const user = useAuthSelector(selectUserKey);
   const value = useMemo(() => configurationFor(session, user), [session, user]);
   return (
     // A new user gets a new provider: SWR reads its cache once, when the provider mounts.
@@ -67,4 +67,22 @@ export function ServerDataProvider({ children }: { children: ReactNode }) {
       {children}
     </SWRConfig>
   );
+}
+
+/** Signed out there is no one to view the portal as. */
+const signedOut: ObservableActor<undefined> = { getSnapshot: () => undefined, subscribe: () => ({ unsubscribe() {} }) };
+
+/** The affiliate a superuser views the portal as, or null: the own view, or signed out. */
+export function useImpersonatedAffiliate(): string | null {
+  const impersonation = useAuthSelector(selectImpersonation);
+  return useActorSelector<ReturnType<NonNullable<typeof impersonation>['getSnapshot']> | undefined, string | null>(
+    impersonation ?? signedOut,
+    selectImpersonatedAffiliate,
+  );
+}
+
+/** The client and the impersonated affiliate, which every cached call is keyed by. */
+export function useApiScope(): ApiScope {
+  const session = useSession();
+  return { client: session.client, impersonated: useImpersonatedAffiliate() };
 }

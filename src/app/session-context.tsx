@@ -1,8 +1,7 @@
-// The session for the views: the provider, and hooks to read the auth machine's state.
+// The session for the views: the provider, and hooks to read the auth machine's state (the
+// impersonated affiliate's, for the lazily loaded views: server-data.tsx).
 import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
-import type { ApiScope } from '../api/client.ts';
 import type { AuthActor, Session } from './session.ts';
 
 const SessionContext = createContext<Session | null>(null);
@@ -17,7 +16,7 @@ export function useSession(): Session {
   return session;
 }
 
-interface ObservableActor<TSnapshot> {
+export interface ObservableActor<TSnapshot> {
   getSnapshot(): TSnapshot;
   subscribe(observer: () => void): { unsubscribe(): void };
 }
@@ -39,7 +38,7 @@ function sliceOf<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (sna
  * A slice of an actor's state; the view renders again only when the slice changes. What
  * @xstate/react's useSelector does, on React's own hook: the sign-in screens load without it.
  */
-function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): T {
+export function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (snapshot: TSnapshot) => T): T {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const subscription = actor.subscribe(onChange);
@@ -54,11 +53,4 @@ function useActorSelector<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selec
 /** A narrow slice of the auth machine's state. */
 export function useAuthSelector<T>(selector: (snapshot: SnapshotFrom<AuthActor>) => T): T {
   return useActorSelector(useSession().auth, selector);
-}
-
-/** The client and the impersonated affiliate, which every cached call is keyed by. */
-export function useApiScope(): ApiScope {
-  const session = useSession();
-  const impersonated = useActorSelector(session.impersonation, selectImpersonatedAffiliate);
-  return { client: session.client, impersonated };
 }

@@ -319,6 +319,22 @@ describe('signing a new account in (its invite registration)', () => {
   });
 });
 
+describe('signing a new account in over a signed-in session', () => {
+  it('ends the old session: its view as an affiliate and its user go, the new token is stored, and set-up follows', async () => {
+    const { session, track } = await signedInWorld();
+    session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' });
+    track.mockClear();
+
+    const token = makeStoredToken({ username: 'new@fixtures.example', ...partialClaims(null) });
+    session.signIn(token);
+
+    expect(session.auth.getSnapshot().value).toBe('setupRequired');
+    expect(session.impersonation()).toBeNull();
+    expect(stored()).toEqual(token);
+    expect(track).toHaveBeenCalledWith({ user_id: null });
+  });
+});
+
 describe('a stored value that is not a token record', () => {
   const noExp = makeAccessToken({ ...verifiedClaims(), exp: undefined }); // JSON drops the undefined claim
 

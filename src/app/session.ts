@@ -1,9 +1,10 @@
 // The session: the auth actor (machines/auth.ts, given its side effects) and the API client that
 // every call goes through, wired together. The client reads the token from the actor, waiting
 // for the refresh of a token about to expire; a 401 on an authenticated call ends the session.
-import { createActor, type Actor } from 'xstate';
+import { createActor, type Actor, type ActorRefFrom, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
-import { impersonationMachine } from '../../machines/impersonation.ts';
+import type { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
@@ -13,16 +14,19 @@ import type { TokenStorage } from './token-storage.ts';
 import type { SessionCalls } from '../api/dashboard-data.ts';
 
 export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
-export type ImpersonationActor = Actor<typeof impersonationMachine>;
+export type ImpersonationActor = ActorRefFrom<typeof impersonationMachine>;
 
 export interface Session {
   auth: AuthActor;
   client: ApiClient;
-  /** The affiliate a superuser views the portal as, sent as impersonate_affiliate. */
-  impersonation: ImpersonationActor;
+  /**
+   * Viewing the portal as an affiliate (superusers), whose choice every call sends as
+   * impersonate_affiliate: a child of the signed-in state, null while signed out.
+   */
+  impersonation: () => ImpersonationActor | null;
   /** How this session's calls are made, for code that makes them off the main thread (the dashboard's worker). */
   calls: SessionCalls;
-  /** Signs in with a token got outside the sign-in screens (a new account's): stored, and the login gate follows it. */
+  /** Signs in with a token got outside the sign-in screens (a new account's): any old session ends, the token is stored, and the login gate follows it. */
   signIn(token: StoredToken): void;
   start(): void;
   stop(): void;
@@ -39,6 +43,8 @@ export interface SessionOptions {
   rotations?: RotationLog;
   /** One refresh at a time across tabs; navigator.locks where there are any. */
   locks?: Pick<LockManager, 'request'>;
+  /** The clock of the auth machine's delays (the resend wait); tests pass a simulated one. */
+  clock?: ActorOptions<AnyActorLogic>['clock'];
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -86,7 +92,7 @@ export function createSession(options: SessionOptions): Session {
     baseUrl: options.baseUrl,
     fetch: options.fetch,
     getAccessToken: accessTokenForCall,
-    getImpersonatedAffiliate: () => impersonation.getSnapshot().context.affiliateId,
+    getImpersonatedAffiliate: () => impersonation()?.getSnapshot().context.affiliateId ?? null,
     onUnauthorized: endSessionOnUnauthorized,
   });
 
@@ -121,12 +127,13 @@ export function createSession(options: SessionOptions): Session {
       track: options.track,
       loadQrCode: options.loadQrCode,
     }),
-    { input: { token: options.storage.read() } },
+    // An explicit undefined clock would replace xstate's own.
+    { input: { token: options.storage.read() }, ...(options.clock ? { clock: options.clock } : {}) },
   );
 
   const storageChanged = (token: StoredToken | null) => auth.send({ type: 'STORAGE.CHANGED', token });
 
-  const impersonation: ImpersonationActor = createActor(impersonationMachine);
+  const impersonation = () => selectImpersonation(auth.getSnapshot());
   let wasSignedIn = false;
 
   return {
@@ -135,23 +142,16 @@ export function createSession(options: SessionOptions): Session {
     impersonation,
     calls: { baseUrl: options.baseUrl, fetch: options.fetch, accessToken: accessTokenForCall, unauthorized: endSessionOnUnauthorized },
     signIn(token) {
-      options.storage.write(token);
-      // The storage event reaches only the other tabs: this write is told to the auth actor here.
-      storageChanged(token);
+      auth.send({ type: 'SESSION.SIGNED_IN', token });
     },
     start() {
-      impersonation.start();
       auth.start();
       const storage = options.storage.subscribe(storageChanged);
       wasSignedIn = auth.getSnapshot().matches('authenticated');
-      // Signing out ends viewing as an affiliate: the next session starts in its own view.
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');
-        if (wasSignedIn && !now) {
-          impersonation.send({ type: 'IMPERSONATION.CLEAR' });
-          // The log holds live tokens: they go with the session.
-          if (options.storage.read() === null && loadingLog) void loadingLog.then((log) => log.clear());
-        }
+        // The log holds live tokens: they go with the session.
+        if (wasSignedIn && !now && options.storage.read() === null && loadingLog) void loadingLog.then((log) => log.clear());
         wasSignedIn = now;
       });
       unsubscribe = () => {
@@ -162,7 +162,6 @@ export function createSession(options: SessionOptions): Session {
     stop() {
       unsubscribe?.();
       auth.stop();
-      impersonation.stop();
     },
   };
 }

@@ -80,6 +80,27 @@ describe('signing in', () => {
     await dashboardHeading().waitFor();
   });
 
+  it("keeps 'Resend Email' disabled after the code is sent, counting down on a polite line below it", async () => {
+    await submitCredentials('berlin');
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    const resend = page.getByRole('button', { name: 'Resend Email' });
+    const line = page.getByText(/^You can ask for a new code in \d+ s\.$/);
+    await line.waitFor();
+    expect(await resend.isDisabled()).toBe(true);
+    expect(await line.getAttribute('aria-live')).toBe('polite');
+    const secondsLeft = async () => Number(/in (\d+) s\./.exec((await line.textContent()) ?? '')?.[1]);
+    const first = await secondsLeft();
+    expect(first).toBeGreaterThan(25);
+    expect(first).toBeLessThanOrEqual(30);
+    await page.waitForFunction((before) => {
+      const text = [...document.querySelectorAll('[aria-live="polite"]')].map((element) => element.textContent).join(' ');
+      const match = /You can ask for a new code in (\d+) s\./.exec(text);
+      return match !== null && Number(match[1]) < before;
+    }, first);
+    expect(await resend.isDisabled()).toBe(true);
+    await checkScreen(page, 'email-verification-resend-wait');
+  });
+
   it('sets up an authenticator app on first sign-in, reading the manual key', async () => {
     await submitCredentials('sunny');
     await page.getByRole('heading', { name: 'Two-Factor Authentication Required' }).waitFor();

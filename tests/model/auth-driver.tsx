@@ -6,14 +6,17 @@
 //                    (so its pending screen can be seen) and released when the outcome step runs;
 //                    a failure is a transport fault (network, a proxy's 500) or a real refusal (a
 //                    wrong password or code, a token expired by moving the server's clock)
-//   session events   another tab writing the stored token; a request made after the tab slept
+//   delays           a second of the resend wait: the machine's simulated clock (and the
+//                    server's, which counts e-mails sent per 15 minutes) move on by one second
+//   session events   another tab writing the stored token; the session signing a new account in
+//                    (what the invite page does after registering); a request made after the tab slept
 //                    (both clocks moved on past the token's expiry), which waits for the session's
 //                    refresh; a request meeting a 401, which ends the session
 // Before and after every step, the screen must be the one of the path's state (auth-screens.ts),
 // with the machine's error text on its error line, and the token stored exactly when signed in.
 import { act, screen, waitFor } from '@testing-library/react';
 import { expect, vi, type MockInstance } from 'vitest';
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { SimulatedClock, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import type { AuthEvent, AuthSnapshot } from '../../machines/auth.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
@@ -34,7 +37,7 @@ import {
 } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
 import type { AuthCallName } from '../../machines/auth.actors.ts';
-import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { actorOf, THROTTLED_SECONDS, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
 import { backControls, button, codeForms, expectScreenOf, logoutControls, SCREEN_TIMEOUT_MS, storedAccess } from './auth-screens.ts';
 import { invokesOf, type MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
@@ -68,6 +71,7 @@ const isOutcome = (event: EventObject): event is Outcome =>
   event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
 const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '');
 const isDone = (event: Outcome): event is ActorDoneEvent => event.type.startsWith('xstate.done.actor.');
+const isDelay = (event: EventObject) => event.type.startsWith('xstate.after.');
 
 /** How a failure is brought about. */
 type Fault =
@@ -79,7 +83,9 @@ type Fault =
   /** The server refuses what the user typed (a wrong password or code); the user step types it. */
   | { kind: 'refusedInput' }
   /** The QR code library cannot be loaded. */
-  | { kind: 'loaderRejects' };
+  | { kind: 'loaderRejects' }
+  /** The server throttles the e-mail: too many codes were sent to the user lately. */
+  | { kind: 'throttled' };
 
 /** The actors that send a typed code: the server refuses a wrong one with a 400. */
 const codeActors = new Set<AuthCallName>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
@@ -95,6 +101,7 @@ function faultOf(outcome: ActorErrorEvent): Fault {
     // token/ is called without a token: its 401 is a wrong password.
     if (error.status === 401) return actor === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
     if (error.status === 400 && codeActors.has(actor)) return { kind: 'refusedInput' };
+    if (error.status === 429 && actor === 'sendLoginEmail') return { kind: 'throttled' };
   }
   throw new Error(`No real way to make ${id} fail with ${String(error)}`);
 }
@@ -167,6 +174,7 @@ export function startAuthDriver(): AuthDriver {
   let dateNow: MockInstance<() => number> | null = null;
   const realNow = Date.now.bind(Date);
   const qrCode = controllableQrCode();
+  const clock = new SimulatedClock();
   const rendered: RenderWithSessionResult = renderWithSession(
     <>
       <SiteHeader />
@@ -174,7 +182,7 @@ export function startAuthDriver(): AuthDriver {
         <p>Portal content</p>
       </AuthGate>
     </>,
-    { server: counting, loadQrCode: qrCode.load },
+    { server: counting, loadQrCode: qrCode.load, clock },
   );
   const { user } = rendered;
   const session: Session = rendered.session;
@@ -234,7 +242,28 @@ export function startAuthDriver(): AuthDriver {
     if (fault?.kind === 'network') steer.failNext(call);
     if (fault?.kind === 'status') steer.failNext(call, { status: fault.status });
     if (fault?.kind === 'expiredToken') server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
+    if (fault?.kind === 'throttled') throttleEmails();
     release(call);
+  }
+
+  /**
+   * Five codes sent to the user whose oldest leaves the 15-minute window in THROTTLED_SECONDS: the
+   * server refuses the next one with 'Request was throttled. Expected available in 3 seconds.'
+   */
+  function throttleEmails() {
+    if (!signedIn) throw new Error('An e-mail is throttled, but nobody signed in in this path');
+    const at = server.clock.now() - 15 * 60_000 + THROTTLED_SECONDS * 1_000;
+    const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
+    for (let sent = 0; sent < 5; sent += 1) insert.run(`send:${signedIn.id}`, at);
+  }
+
+  /** A second of the resend wait passes, for the machine's delays and the server's e-mail count alike. */
+  async function secondPasses() {
+    server.clock.advance(1_000);
+    await act(async () => {
+      clock.increment(1_000);
+      await Promise.resolve();
+    });
   }
 
   async function click(name: string) {
@@ -366,6 +395,15 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
+  /** What the invite page does once a new account is registered: the session signs it in. */
+  async function signInNewAccount(sample: StoredToken) {
+    const token = await realTokenLike(sample);
+    await act(async () => {
+      session.signIn(token);
+      await Promise.resolve();
+    });
+  }
+
   /** An authenticated request: it waits for a refresh when the token has under 60 s left; a 401 ends the session. */
   const request = () => session.client.request('affiliates/');
 
@@ -435,6 +473,8 @@ export function startAuthDriver(): AuthDriver {
         return leave(event, from);
       case 'STORAGE.CHANGED':
         return storageChanged(event.token);
+      case 'SESSION.SIGNED_IN':
+        return signInNewAccount(event.token);
       case 'REFRESH.REQUEST':
       case 'TOKEN.REFRESHED':
         return refreshTokens();
@@ -453,6 +493,8 @@ export function startAuthDriver(): AuthDriver {
           await expectScreenOf(from);
           if (isOutcome(event)) {
             settle(event);
+          } else if (isDelay(event)) {
+            await secondPasses();
           } else {
             holdCalls(steps, index);
             await perform(event as AuthEvent, from, startedOutcome(steps, index));

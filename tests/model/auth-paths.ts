@@ -5,19 +5,31 @@
 //   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke the
 //                      machine has, from the samples of the actor it runs (answers shaped as the
 //                      reference server gives them, typed by the machine's actor signatures)
-//   Session events     another tab's storage change, and what the token refresh child says
-import type { EventObject, OutputFrom } from 'xstate';
-import { authMachine, type AuthEvent } from '../../machines/auth.ts';
+//   Delays             a second of the resend wait passing (xstate.after.1000.<state>)
+//   Session events     another tab's storage change, a new account signed in by its invite,
+//                      and what the token refresh child says
+import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
+import { authMachine, type AuthEvent, type AuthSnapshot } from '../../machines/auth.ts';
+import { selectResendWait } from '../../machines/auth.selectors.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
+import { RESEND_WAIT_SECONDS } from '../../src/domain/resend-wait.ts';
 import { expiresIn, makeTokenPair, partialClaims, verifiedClaims } from '../utils/tokens.ts';
-import { invokesOf } from './coverage.ts';
+import { invokesOf, stateNodesOf } from './coverage.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
+/** The events XState sends itself when a delay of the machine ends (the resend wait's seconds), read from the machine. */
+export const authDelayEvents: DelayEventType[] = [
+  ...new Set(stateNodesOf(authMachine).flatMap((node) => node.after.map((transition): DelayEventType => `xstate.after.${String(transition.delay)}.${node.id}`))),
+];
+
+/** The seconds the model's throttled resend is told to wait (kept short: each is a step of a path). */
+export const THROTTLED_SECONDS = 3;
+
 /** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
-export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh') as { id: string; src: AuthCallName }[];
+export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh' && invoke.src !== 'impersonation') as { id: string; src: AuthCallName }[];
 
 /** The actor an invoke id runs. */
 export function actorOf(invokeId: string): AuthCallName {
@@ -36,7 +48,9 @@ export interface ActorErrorEvent extends EventObject {
   type: `xstate.error.actor.${string}`;
   error: unknown;
 }
-export type AuthModelEvent = AuthEvent | ActorDoneEvent | ActorErrorEvent;
+/** The event XState sends itself when a delay of a state ends. */
+type DelayEventType = `xstate.after.${string}`;
+export type AuthModelEvent = AuthEvent | ActorDoneEvent | ActorErrorEvent | { type: DelayEventType };
 
 /** The fixture users of tests/utils/api-server.ts whose sign-in the samples follow. */
 const users = {
@@ -118,7 +132,11 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     // token/send-email/: the login code, and a new code when resent (during set-up, for the same device).
     sendLoginEmail: {
       outputs: [[undefined, 'code sent']],
-      errors: [httpError(messages.sendEmail.status(500), 500), unauthorized(messages.sendEmail.status(401))],
+      errors: [
+        httpError(messages.sendEmail.status(500), 500),
+        unauthorized(messages.sendEmail.status(401)),
+        httpError(`Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`, 429),
+      ],
     },
     verifyTotp: {
       outputs: [[tokens.verifiedTotp, 'verified token, 2fa_method totp']],
@@ -151,6 +169,8 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     { type: 'LOGOUT' },
     // What the calls answer.
     ...outcomes,
+    // The clock: a second of the resend wait has passed.
+    ...authDelayEvents.map((type) => noted<AuthModelEvent>({ type }, 'a second later')),
     // Another tab.
     storage(null, 'another tab cleared the token'),
     // A verified session: what the token refresh child and the API client say.
@@ -162,7 +182,7 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
 }
 
 /**
- * Another tab storing a token: each of these jumps straight to a screen the events above reach
+ * Another tab storing a token, or the invite page signing a new account in: each of these jumps straight to a screen the events above reach
  * by signing in, so paths take them only where nothing else gets (a session restored from an
  * expired token, a replaced verified token).
  */
@@ -175,11 +195,24 @@ export function authStorageEvents(now: number = Date.now()): AuthModelEvent[] {
     storage(tokens.partialNone, 'another tab stored a partial token, no 2fa_method'),
     storage(tokens.otherTab, 'another tab stored a verified token'),
     storage(tokens.expired, 'another tab stored a verified token, expired'),
+    // The invite page signing a new account in, over whatever session there was.
+    noted({ type: 'SESSION.SIGNED_IN', token: tokens.partialNone }, 'a new account signed in (its invite)'),
   ];
 }
 
 /** Transitions of machines/auth.ts that no sequence of events takes: none. */
 export const authUnreachableTransitions: Record<string, string> = {};
+
+/**
+ * Once the resend wait has counted its first second (or a throttled one its first), only the clock
+ * moves until it is over: everything else the screen offers was sent at its start, so sending it
+ * at every second would multiply the states (thirty-fold) without reaching a new one.
+ */
+export function authModelSends(snapshot: AnyMachineSnapshot, event: EventObject): boolean {
+  const seconds = selectResendWait(snapshot as AuthSnapshot);
+  const countingDown = seconds > 0 && seconds < RESEND_WAIT_SECONDS;
+  return !countingDown || authDelayEvents.some((type) => type === event.type);
+}
 
 /** The model: the real auth machine, signed out (nothing stored), and the events above. */
 export function authModel(now: number = Date.now()): MachineModel {
@@ -190,6 +223,7 @@ export function authModel(now: number = Date.now()): MachineModel {
     events: authEvents(now),
     shortcutEvents: authStorageEvents(now),
     unreachableTransitions: authUnreachableTransitions,
+    sends: authModelSends,
   };
 }
 

@@ -5,7 +5,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot, StateValue } from 'xstate';
-import { selectSetupPhase, type AuthSnapshot } from '../../machines/auth.ts';
+import type { AuthSnapshot } from '../../machines/auth.ts';
+import { selectSetupPhase } from '../../machines/auth.selectors.ts';
 import { TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
 import { stateLabel } from './paths.ts';
@@ -14,8 +15,8 @@ import { stateLabel } from './paths.ts';
 export const SCREEN_TIMEOUT_MS = 3_000;
 
 interface Screen {
-  /** Throws unless the page shows this state. */
-  check: () => void;
+  /** Throws unless the page shows this state (`snapshot`: the whole state, for what its context says). */
+  check: (snapshot: AnyMachineSnapshot) => void;
   /** Alerts this state shows besides the error line. */
   alerts?: string[];
   /** Why the error line stays empty here although context.error is set. */
@@ -47,12 +48,30 @@ const retryError = (title: string, retrying: boolean) => () => {
 };
 const retryingHidesError = 'setup-error.tsx clears the error line while retrying, so that a second failure is announced';
 
+/** 'Resend Email' on the form: busy while resending (and disabled); otherwise the resend wait says whether it is enabled. */
 const resendButton = (busy: boolean) => {
   const resend = button('Resend Email');
   expect(resend).toHaveAttribute('aria-busy', String(busy));
   if (busy) expect(resend).toBeDisabled();
-  else expect(resend).toBeEnabled();
 };
+const countdownLine = () => screen.queryByText(/^You can ask for a new code in \d+ s\.$/);
+/** The resend wait: Resend disabled with the seconds left on a polite line, then the line gone and Resend enabled on the idle form. */
+const resendWait = (screenName: 'emailSetup' | 'emailVerification'): Record<string, Screen> => ({
+  [`${screenName}.ready.resendWait.waiting`]: {
+    check: (snapshot) => {
+      const seconds = (snapshot.context as { resendWait: number }).resendWait;
+      expect(button('Resend Email')).toBeDisabled();
+      const line = screen.getByText(`You can ask for a new code in ${seconds} s.`);
+      expect(line).toHaveAttribute('aria-live', 'polite');
+    },
+  },
+  [`${screenName}.ready.resendWait.over`]: {
+    check: (snapshot) => {
+      expect(countdownLine()).not.toBeInTheDocument();
+      if (snapshot.matches({ [screenName]: { ready: { form: 'idle' } } })) expect(button('Resend Email')).toBeEnabled();
+    },
+  },
+});
 
 /** State value leaf (dotted, each parallel region separately) → what the page shows. */
 export const screens: Record<string, Screen> = {
@@ -124,7 +143,7 @@ export const screens: Record<string, Screen> = {
       expect(button('Confirming...')).toBeDisabled();
     },
   },
-  'emailSetup.sending': {
+  'emailSetup.settingUp': {
     check: () => {
       signedOutChrome();
       status('Setting up Email 2FA');
@@ -132,7 +151,7 @@ export const screens: Record<string, Screen> = {
     retrying: { check: retryError('Setup Error', true), hidesError: retryingHidesError },
   },
   'emailSetup.setupError': { check: retryError('Setup Error', false) },
-  'emailSetup.ready.idle': {
+  'emailSetup.ready.form.idle': {
     check: () => {
       signedOutChrome();
       heading('Confirm Email 2FA Setup');
@@ -140,14 +159,15 @@ export const screens: Record<string, Screen> = {
       button('Confirm');
     },
   },
-  'emailSetup.ready.resending': {
+  'emailSetup.ready.form.resending': {
     check: () => {
       signedOutChrome();
       heading('Confirm Email 2FA Setup');
       resendButton(true);
     },
   },
-  'emailSetup.ready.confirming': {
+  ...resendWait('emailSetup'),
+  'emailSetup.ready.form.confirming': {
     check: () => {
       signedOutChrome();
       heading('Confirm Email 2FA Setup');
@@ -178,7 +198,7 @@ export const screens: Record<string, Screen> = {
     retrying: { check: retryError('Email Error', true), hidesError: retryingHidesError },
   },
   'emailVerification.sendError': { check: retryError('Email Error', false) },
-  'emailVerification.ready.idle': {
+  'emailVerification.ready.form.idle': {
     check: () => {
       signedOutChrome();
       heading('Check Your Email');
@@ -186,14 +206,15 @@ export const screens: Record<string, Screen> = {
       resendButton(false);
     },
   },
-  'emailVerification.ready.resending': {
+  'emailVerification.ready.form.resending': {
     check: () => {
       signedOutChrome();
       heading('Check Your Email');
       resendButton(true);
     },
   },
-  'emailVerification.ready.verifying': {
+  ...resendWait('emailVerification'),
+  'emailVerification.ready.form.verifying': {
     check: () => {
       signedOutChrome();
       heading('Check Your Email');
@@ -249,7 +270,7 @@ export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void
   try {
     await waitFor(
       () => {
-        for (const entry of shown) entry.check();
+        for (const entry of shown) entry.check(snapshot);
         expect(shownAlerts().sort()).toEqual(alerts.sort());
         expect(storedRecord() === null, `auth_token is stored unless signed out`).toBe(snapshot.matches('signedOut'));
       },
@@ -287,7 +308,7 @@ export const backControls: [ScreenOf, string][] = [
   [retryingAt({ totpSetup: 'settingUp' }), 'Back'],
   [at({ totpSetup: 'ready' }), 'Back'],
   [at({ emailSetup: 'setupError' }), 'Back'],
-  [retryingAt({ emailSetup: 'sending' }), 'Back'],
+  [retryingAt({ emailSetup: 'settingUp' }), 'Back'],
   [at({ emailSetup: 'ready' }), 'Back'],
   [at({ emailVerification: 'sendError' }), 'Back'],
   [retryingAt({ emailVerification: 'sending' }), 'Back'],

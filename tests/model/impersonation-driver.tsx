@@ -6,16 +6,17 @@
 //   IMPERSONATION.SELECT P1 / C1   chooses the affiliate's name in 'View as Affiliate'
 //   IMPERSONATION.SELECT ''        chooses 'Own view (all affiliates)' there, or presses
 //                                  'Stop viewing as {name}' (the `ownView` option says which)
-//   IMPERSONATION.CLEAR            presses Logout: the session ends viewing as the affiliate
+// Every path ends with Logout: the login form, no 'Viewing as' line, and no impersonation left in
+// the session (the machine ran inside the signed-in state and ended with it).
 // Before and after every step the page must show the step's state:
 //   none       no 'Viewing as' line; 'View as Affiliate' on its own view; the dashboard of the
 //              superuser's own view (every affiliate in its 'Affiliate' selector) whose calls
-//              carry no impersonate_affiliate; after Logout, the login form and neither
+//              carry no impersonate_affiliate
 //   selected   'View as Affiliate' on the affiliate; 'Viewing as {name}' with its Stop button;
 //              the location /; the heading '{name} Sales Dashboard'; the 'Affiliate' selector
 //              with the affiliate's own view (P1 and its children; none for C1, alone); every
 //              dashboard call since the step carrying impersonate_affiliate={id}
-// The session's own impersonation actor must be in the step's state too.
+// The session's impersonation actor (the signed-in state's child) must be in the step's state too.
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
@@ -90,20 +91,13 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
   const dashboardCallsSince = (from: number) => calls.slice(from).filter((call) => DASHBOARD_CALLS.some((path) => call.path === `${path}/`));
 
   /** Waits until the page shows `state`, reached by `event`; `from` is where the step's calls start. */
-  async function expectPage(state: MachinePath['state'], event: EventObject, from: number, when: string) {
+  async function expectPage(state: MachinePath['state'], from: number, when: string) {
     const affiliateId = (state.context as { affiliateId: string | null }).affiliateId;
-    const loggedOut = event.type === 'IMPERSONATION.CLEAR';
     const check = () => {
-      expect(session?.impersonation.getSnapshot().value, "the session's impersonation").toEqual(state.value);
-      expect(session?.impersonation.getSnapshot().context.affiliateId, "the session's impersonation").toBe(affiliateId);
+      expect(session?.impersonation()?.getSnapshot().value, "the session's impersonation").toEqual(state.value);
+      expect(session?.impersonation()?.getSnapshot().context.affiliateId, "the session's impersonation").toBe(affiliateId);
       if (affiliateId === null) expect(screen.queryByText(/^Viewing as /), "no 'Viewing as' line").not.toBeInTheDocument();
       else expect(screen.getByText(`Viewing as ${nameOf(affiliateId)}`)).toBeInTheDocument();
-      if (loggedOut) {
-        expect(screen.getByLabelText('Email or Username')).toBeInTheDocument();
-        expect(screen.queryByLabelText('View as Affiliate')).not.toBeInTheDocument();
-        expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
-        return;
-      }
       const viewAs = screen.getByLabelText('View as Affiliate');
       expect(viewAs).toBeEnabled();
       expect(viewAs).toHaveValue(affiliateId ?? '');
@@ -136,7 +130,7 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
     };
     try {
       await waitFor(check, { timeout: when === 'At first' ? FIRST_SCREEN_TIMEOUT_MS : SCREEN_TIMEOUT_MS });
-      if (!loggedOut) seenViews.add(affiliateId);
+      seenViews.add(affiliateId);
     } catch (failure) {
       if (failure instanceof Error) failure.message = `${when}, the page does not show ${stateLabel(state)}: ${failure.message}`;
       throw failure;
@@ -156,9 +150,27 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
           await user.selectOptions(screen.getByLabelText('View as Affiliate'), OWN_VIEW_OPTION);
         }
         break;
-      case 'IMPERSONATION.CLEAR':
-        await user.click(screen.getByRole('button', { name: 'Logout' }));
-        break;
+    }
+  }
+
+  /** Logout ends the session, and viewing as an affiliate with it. */
+  async function logOut(when: string) {
+    if (!user) throw new Error('The page is not rendered');
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    try {
+      await waitFor(
+        () => {
+          expect(screen.getByLabelText('Email or Username')).toBeInTheDocument();
+          expect(screen.queryByLabelText('View as Affiliate')).not.toBeInTheDocument();
+          expect(screen.queryByText(/^Viewing as /), "no 'Viewing as' line").not.toBeInTheDocument();
+          expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+          expect(session?.impersonation(), "the session's impersonation ended").toBeNull();
+        },
+        { timeout: SCREEN_TIMEOUT_MS },
+      );
+    } catch (failure) {
+      if (failure instanceof Error) failure.message = `${when}, Logout does not end the session: ${failure.message}`;
+      throw failure;
     }
   }
 
@@ -175,13 +187,14 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       session = rendered.session;
       const [first, ...steps] = path.steps;
       if (!first) throw new Error('A path starts with its initial state');
-      await expectPage(first.state, first.event, 0, 'At first');
+      await expectPage(first.state, 0, 'At first');
       for (const [index, { event, state }] of steps.entries()) {
         const before = (path.steps[index]?.state.context as { affiliateId: string | null }).affiliateId;
         const from = calls.length;
         await perform(event as ImpersonationEvent, before);
-        await expectPage(state, event, from, `After step ${index + 1} (${event.type}${payloadOf(event)})`);
+        await expectPage(state, from, `After step ${index + 1} (${event.type}${payloadOf(event)})`);
       }
+      await logOut(`After step ${steps.length + 1} (Logout)`);
     },
   };
 }

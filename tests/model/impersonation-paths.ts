@@ -1,6 +1,6 @@
 // The impersonation machine's model (machines/impersonation.ts): a superuser chooses an affiliate
-// to view the portal as, chooses the own view (an empty id), or the session ends viewing as one
-// (IMPERSONATION.CLEAR). `npm run paths` prints the paths generated from the real machine; the
+// to view the portal as, or chooses the own view (an empty id). Signing out ends the machine (it
+// is a child of the signed-in state): the driver ends every path with Logout. `npm run paths` prints the paths generated from the real machine; the
 // model-based suite (impersonation-ui.test.tsx) runs them against the header's View as Affiliate.
 import { impersonationMachine, type ImpersonationEvent } from '../../machines/impersonation.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
@@ -12,12 +12,11 @@ export function impersonationEvents(): ImpersonationEvent[] {
   return [
     ...IMPERSONATED_AFFILIATES.map((affiliateId): ImpersonationEvent => ({ type: 'IMPERSONATION.SELECT', affiliateId })),
     noted({ type: 'IMPERSONATION.SELECT', affiliateId: '' }, 'affiliateId "" (the own view)'),
-    { type: 'IMPERSONATION.CLEAR' },
   ];
 }
 
 export function impersonationModel(): MachineModel {
-  // Every simple path too (there are 5): they go from one affiliate straight to the other.
+  // Every simple path too: they go from one affiliate straight to the other.
   return { id: impersonationMachine.id, machine: impersonationMachine, input: undefined, events: impersonationEvents(), simplePathLimit: 10 };
 }
 

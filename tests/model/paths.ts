@@ -42,6 +42,11 @@ export interface MachineModel {
    * change): paths use them only for what the other events leave uncovered.
    */
   shortcutEvents?: readonly EventObject[];
+  /**
+   * Which of the handled events the traversal sends in a state (all of them by default): a model
+   * may leave out what would only multiply states without reaching new ones.
+   */
+  sends?: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean;
   /** Include every simple path too, when there are at most this many. */
   simplePathLimit?: number;
   /** Transitions of the definition that no sequence of events can take, and why. */
@@ -175,19 +180,19 @@ export function pathJson(machineId: string, { id, path, extra }: IdentifiedPath)
 
 // --- Generating paths ---------------------------------------------------------------------
 
-/** Of `events`, those the active state nodes have transitions for (as xstate/graph's default does). */
-function handledEvents(events: readonly EventObject[]) {
+/** Of `events`, those the active state nodes have transitions for (as xstate/graph's default does) and the model sends there. */
+function handledEvents(events: readonly EventObject[], sends: MachineModel['sends']) {
   return (snapshot: AnyMachineSnapshot): EventObject[] => {
     if (snapshot.status !== 'active') return [];
     const handled = handledEventTypes(snapshot);
-    return events.filter((event) => handled.has(event.type));
+    return events.filter((event) => handled.has(event.type) && (sends?.(snapshot, event) ?? true));
   };
 }
 
 /** The options for xstate/graph: all the model's events, or only those that are not shortcuts. */
 export function traversalOptions(model: MachineModel, withShortcuts = true): Options {
   const events = withShortcuts ? [...model.events, ...(model.shortcutEvents ?? [])] : model.events;
-  return { input: model.input, events: handledEvents(events), serializeState: serializeSnapshot, serializeEvent };
+  return { input: model.input, events: handledEvents(events, model.sends), serializeState: serializeSnapshot, serializeEvent };
 }
 
 type Options = TraversalOptions<AnyMachineSnapshot, EventObject, unknown>;

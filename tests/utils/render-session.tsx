@@ -6,6 +6,7 @@ import { render, screen, type RenderResult } from '@testing-library/react';
 import { userEvent, type UserEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { onTestFinished } from 'vitest';
+import type { SimulatedClock } from 'xstate';
 import { SessionProvider } from '../../src/app/session-context.tsx';
 import { createSession, type Session } from '../../src/app/session.ts';
 import { createTokenStorage } from '../../src/app/token-storage.ts';
@@ -19,6 +20,8 @@ export interface RenderWithSessionOptions {
   storage?: Storage;
   /** What draws the QR code; the real loader (qrcode.react) by default. */
   loadQrCode?: () => Promise<void>;
+  /** The clock of the auth machine's delays (the resend wait); the real one by default. */
+  clock?: SimulatedClock;
 }
 
 export interface RenderWithSessionResult extends RenderResult {
@@ -38,6 +41,7 @@ export function renderWithSession(ui: ReactElement, options: RenderWithSessionOp
     storage: createTokenStorage(options.storage ?? window.localStorage, window),
     track: (entry) => dataLayer.push(entry),
     loadQrCode: options.loadQrCode ?? loadRealQrCode,
+    clock: options.clock,
   });
   session.start();
   onTestFinished(() => {

@@ -66,14 +66,14 @@ describe('View as Affiliate', () => {
     await within(selector).findByRole('option', { name: parentName });
 
     await user.selectOptions(selector, 'P1');
-    expect(session.impersonation.getSnapshot().context.affiliateId).toBe('P1');
+    expect(session.impersonation()?.getSnapshot().context.affiliateId).toBe('P1');
     expect(screen.getByText(`Viewing as ${parentName}`)).toBeInTheDocument();
     // The tab the user is on stays: Reports stays Reports.
     expect(location.history.at(-1)).toBe('/reports');
     expect(screen.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page');
 
     await user.click(screen.getByRole('button', { name: `Stop viewing as ${parentName}` }));
-    expect(session.impersonation.getSnapshot().context.affiliateId).toBeNull();
+    expect(session.impersonation()?.getSnapshot().context.affiliateId).toBeNull();
     expect(screen.queryByText(`Viewing as ${parentName}`)).not.toBeInTheDocument();
     expect(location.history.at(-1)).toBe('/reports');
   });
@@ -100,7 +100,7 @@ describe('View as Affiliate', () => {
   it('sends impersonate_affiliate with every request while viewing as an affiliate', async () => {
     const server = await signedInAs('admin');
     const { session } = renderLayout(server);
-    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
+    session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
     const { affiliateListSchema } = await import('../../api/schemas.ts');
     const scoped = await session.client.request('affiliates/', { schema: affiliateListSchema });
     expect(scoped.map((affiliate) => affiliate.affiliate_ID).sort()).toEqual(['C1', 'C2', 'P1']);
@@ -111,8 +111,11 @@ describe('View as Affiliate', () => {
   it('ends viewing as an affiliate on logout', async () => {
     const server = await signedInAs('admin');
     const { user, session } = renderLayout(server);
-    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
+    session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'P1' });
+    expect(session.impersonation()?.getSnapshot().context.affiliateId).toBe('P1');
     await user.click(screen.getByRole('button', { name: 'Logout' }));
-    expect(session.impersonation.getSnapshot().context.affiliateId).toBeNull();
+    // Viewing as an affiliate belongs to the signed-in session: it ends with it.
+    expect(session.impersonation()).toBeNull();
+    expect(screen.queryByText(/^Viewing as /)).not.toBeInTheDocument();
   });
 });

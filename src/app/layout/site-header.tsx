@@ -2,7 +2,7 @@
 // one is selected), and Logout once signed in.
 import { lazy, Suspense } from 'react';
 import { useRoute } from 'wouter';
-import { selectClaims } from '../../../machines/auth.ts';
+import { selectIsSignedIn, selectIsSuperuser } from '../../../machines/auth.ts';
 import { env } from '../../config/env.ts';
 import { useAuthSelector, useSession } from '../session-context.tsx';
 
@@ -18,8 +18,8 @@ export function SiteHeader() {
   const { auth } = useSession();
   const [onAffiliatePage, params] = useRoute('/affiliate/:affiliateId');
   const affiliateId = onAffiliatePage ? params.affiliateId : null;
-  const signedIn = useAuthSelector((snapshot) => snapshot.matches({ authenticated: 'active' }));
-  const isSuperuser = useAuthSelector((snapshot) => selectClaims(snapshot)?.is_superuser === true);
+  const signedIn = useAuthSelector(selectIsSignedIn);
+  const isSuperuser = useAuthSelector(selectIsSuperuser);
   return (
     <header className="app-header">
       <div className="container app-header__inner">

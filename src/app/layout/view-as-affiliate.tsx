@@ -1,25 +1,23 @@
 // The header's 'View as Affiliate' selector, for superusers only (see docs/product-rules.md, Who
 // sees what), and the 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it
 // fetches with SWR, which the sign-in screens never need.
-import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useLocation } from 'wouter';
-import { selectImpersonatedAffiliate } from '../../../machines/impersonation.ts';
 import { useOwnAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
-import { ServerDataProvider } from '../server-data.tsx';
+import { ServerDataProvider, useImpersonatedAffiliate } from '../server-data.tsx';
 import { useSession } from '../session-context.tsx';
 
 function ViewAsSelector() {
   const session = useSession();
   const [location, navigate] = useLocation();
   const id = useId();
-  const selected = useSelector(session.impersonation, selectImpersonatedAffiliate);
+  const selected = useImpersonatedAffiliate();
   const { data: affiliates, error } = useOwnAffiliates(session.client, true);
   const name = affiliates?.find((affiliate) => affiliate.id === selected)?.name ?? selected;
 
   const choose = (affiliateId: string) => {
-    session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId });
+    session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId });
     // The user stays on their tab; only an affiliate's dashboard, whose affiliate may not be in
     // the new view, goes back to the dashboard of all affiliates.
     if (location.startsWith('/affiliate/')) navigate('/');

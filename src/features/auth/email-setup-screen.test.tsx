@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
 import { AuthGate } from './auth-gate.tsx';
@@ -18,8 +19,8 @@ const gate = (
 
 const newestCode = (server: TestServer, email: string) => server.outbox(email)[0]?.code ?? '';
 
-async function chooseEmailCodes(server: TestServer, fresh: { username: string; password: string }) {
-  const rendered = renderWithSession(gate, { server });
+async function chooseEmailCodes(server: TestServer, fresh: { username: string; password: string }, clock?: SimulatedClock) {
+  const rendered = renderWithSession(gate, { server, clock });
   await submitLogin(rendered.user, fresh);
   await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
   await rendered.user.click(screen.getByRole('button', { name: 'Email Codes' }));
@@ -70,12 +71,20 @@ describe('E-mail setup screen', () => {
   it('sends a new e-mail with Resend Email for the same device, whose code confirms', async () => {
     const { server, fresh } = setup();
     const steer = steerableServer(server);
-    const { user } = await chooseEmailCodes(steer.server, fresh);
+    const clock = new SimulatedClock();
+    const { user } = await chooseEmailCodes(steer.server, fresh, clock);
     await screen.findByRole('heading', { name: 'Confirm Email 2FA Setup' });
+    // The setup's e-mail was just sent: Resend waits 30 s, counting down below it.
+    const resend = screen.getByRole('button', { name: 'Resend Email' });
+    expect(resend).toBeDisabled();
+    expect(screen.getByText('You can ask for a new code in 30 s.')).toHaveAttribute('aria-live', 'polite');
+    act(() => {
+      for (let second = 0; second < 30; second += 1) clock.increment(1000);
+    });
+    expect(screen.queryByText(/You can ask for a new code/)).not.toBeInTheDocument();
 
     // Resend asks token/send-email/ for a new code for the same device.
     const release = steer.hold('token/send-email/');
-    const resend = screen.getByRole('button', { name: 'Resend Email' });
     await user.click(resend);
     expect(resend).toBeDisabled();
     expect(resend).toHaveAttribute('aria-busy', 'true');

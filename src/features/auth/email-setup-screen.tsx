@@ -2,36 +2,32 @@
 // 'Setup Error' if it fails ('Retrying...' while Retry runs), then 'Confirm Email 2FA Setup' with
 // the address it went to, the code input, Back, 'Resend Email' and Confirm.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
-import { Spinner } from '../../components/spinner.tsx';
+import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { ResentNote } from './resent-note.tsx';
-import { SetupError } from './setup-error.tsx';
+import { ResendWaitNote, ResentNote } from './resent-note.tsx';
+import { OpeningCall } from './setup-error.tsx';
 
 export function EmailSetupScreen() {
-  const phase = useAuthSelector(selectSetupPhase);
-  if (phase === 'starting') {
-    return (
-      <AuthCard>
-        <Spinner label="Setting up Email 2FA" />
-      </AuthCard>
-    );
-  }
-  if (phase !== 'ready') return <SetupError retrying={phase === 'retrying'} />;
-  return <EmailSetupForm />;
+  return (
+    <OpeningCall starting="Setting up Email 2FA" heading="Setup Error" retry={{ type: 'SETUP.RETRY' }}>
+      <EmailSetupForm />
+    </OpeningCall>
+  );
 }
 
 function EmailSetupForm() {
   const { auth } = useSession();
   const email = useAuthSelector((snapshot) => snapshot.context.setupEmail);
   const error = useAuthSelector((snapshot) => snapshot.context.error);
-  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'idle' } }));
-  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'resending' } }));
-  const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: 'confirming' } }));
+  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'idle' } } }));
+  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'resending' } } }));
+  const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'confirming' } } }));
   const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const resendWait = useAuthSelector(selectResendWait);
+  const waitId = useId();
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
   const [resent, setResent] = useState(false);
@@ -73,13 +69,14 @@ function EmailSetupForm() {
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} onClick={resend}>
+          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
             {confirming ? 'Confirming...' : 'Confirm'}
           </button>
         </div>
+        <ResendWaitNote id={waitId} seconds={resendWait} />
       </form>
     </AuthCard>
   );

@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
 import { AuthGate } from './auth-gate.tsx';
@@ -17,6 +18,15 @@ const gate = (
 );
 
 const newestCode = (server: TestServer, email: string) => server.outbox(email)[0]?.code ?? '';
+
+/** Lets the machine's clock run on, one second at a time, as a real one would. */
+function wait(clock: SimulatedClock, seconds: number) {
+  act(() => {
+    for (let second = 0; second < seconds; second += 1) clock.increment(1000);
+  });
+}
+
+const countdown = (seconds: number) => `You can ask for a new code in ${seconds} s.`;
 
 describe('E-mail verification screen', () => {
   it('sends the code, refuses a wrong one, and opens the portal with the e-mailed one', async () => {
@@ -92,10 +102,12 @@ describe('E-mail verification screen', () => {
   it('sends a new code with Resend Email', async () => {
     const { server, child } = setup();
     const steer = steerableServer(server);
-    const { user } = renderWithSession(gate, { server: steer.server });
+    const clock = new SimulatedClock();
+    const { user } = renderWithSession(gate, { server: steer.server, clock });
     await submitLogin(user, child);
     await screen.findByRole('heading', { name: 'Check Your Email' });
     expect(server.outbox(child.email)).toHaveLength(1);
+    wait(clock, 30);
 
     const release = steer.hold('token/send-email/');
     const resend = screen.getByRole('button', { name: 'Resend Email' });
@@ -105,11 +117,60 @@ describe('E-mail verification screen', () => {
     release();
 
     expect(await screen.findByText('A new code has been sent.')).toHaveAttribute('role', 'status');
-    expect(resend).toBeEnabled();
+    // A new code starts the wait again.
+    expect(resend).toBeDisabled();
+    expect(screen.getByText(countdown(30))).toBeInTheDocument();
     expect(server.outbox(child.email)).toHaveLength(2);
     await user.type(screen.getByLabelText('Email Verification Code'), newestCode(server, child.email));
     await user.click(screen.getByRole('button', { name: 'Verify Code' }));
     expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('keeps Resend Email disabled for 30 s after the code is sent, counting down on a polite line below it', async () => {
+    const { server, child } = setup();
+    const clock = new SimulatedClock();
+    const { user } = renderWithSession(gate, { server, clock });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { name: 'Check Your Email' });
+
+    const resend = screen.getByRole('button', { name: 'Resend Email' });
+    expect(resend).toBeDisabled();
+    const line = screen.getByText(countdown(30));
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    expect(resend).toHaveAccessibleDescription(countdown(30));
+    expect(line.compareDocumentPosition(resend) & Node.DOCUMENT_POSITION_PRECEDING).toBeTruthy();
+
+    wait(clock, 5);
+    expect(line).toHaveTextContent(countdown(25));
+    expect(resend).toBeDisabled();
+    wait(clock, 24);
+    expect(line).toHaveTextContent(countdown(1));
+    expect(resend).toBeDisabled();
+    wait(clock, 1);
+    expect(line).toBeEmptyDOMElement();
+    expect(resend).toBeEnabled();
+    expect(resend).toHaveAccessibleName('Resend Email');
+  });
+
+  it('waits as long as the server says when it throttles a resend (429)', async () => {
+    const { server, child } = setup();
+    const clock = new SimulatedClock();
+    const { user } = renderWithSession(gate, { server, clock });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { name: 'Check Your Email' });
+    wait(clock, 30);
+    // Codes sent lately, the oldest of which leaves the 15-minute window in 42 s.
+    const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
+    for (let sent = 0; sent < 5; sent += 1) insert.run(`send:${child.id}`, server.clock.now() - 15 * 60_000 + 42_000);
+
+    await user.click(screen.getByRole('button', { name: 'Resend Email' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Request was throttled. Expected available in 42 seconds.');
+    expect(screen.getByText(countdown(42))).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeDisabled();
+    wait(clock, 42);
+    expect(screen.queryByText(/You can ask for a new code/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled();
   });
 
   it("shows 'Email Error' when the code cannot be sent, and Retry sends it", async () => {

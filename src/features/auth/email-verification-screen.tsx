@@ -3,35 +3,32 @@
 // code input, 'Back to Login', 'Resend Email' and 'Verify Code' (enabled only with exactly 6
 // characters).
 import { useId, useState, type FormEvent } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { ResentNote } from './resent-note.tsx';
-import { RetryError } from './setup-error.tsx';
+import { ResendWaitNote, ResentNote } from './resent-note.tsx';
+import { OpeningCall } from './setup-error.tsx';
 
 export function EmailVerificationScreen() {
-  const phase = useAuthSelector(selectSetupPhase);
-  if (phase === 'starting') {
-    return (
-      <AuthCard>
-        <Spinner label="Sending verification email..." />
-      </AuthCard>
-    );
-  }
-  if (phase !== 'ready') return <RetryError heading="Email Error" retry={{ type: 'EMAIL.RETRY' }} retrying={phase === 'retrying'} />;
-  return <EmailCodeForm />;
+  return (
+    <OpeningCall starting="Sending verification email..." heading="Email Error" retry={{ type: 'EMAIL.RETRY' }}>
+      <EmailCodeForm />
+    </OpeningCall>
+  );
 }
 
 function EmailCodeForm() {
   const { auth } = useSession();
   const error = useAuthSelector((snapshot) => snapshot.context.error);
-  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'idle' } }));
-  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'resending' } }));
-  const verifying = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: 'verifying' } }));
+  const idle = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'idle' } } }));
+  const resending = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'resending' } } }));
+  const verifying = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'verifying' } } }));
   const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const resendWait = useAuthSelector(selectResendWait);
+  const waitId = useId();
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
   const [resent, setResent] = useState(false);
@@ -64,13 +61,14 @@ function EmailCodeForm() {
           <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Back to Login
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} onClick={resend}>
+          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={!canVerify}>
             Verify Code
           </button>
         </div>
+        <ResendWaitNote id={waitId} seconds={resendWait} />
         {verifying ? <Spinner label="Verifying..." /> : null}
       </form>
     </AuthCard>

@@ -1,7 +1,11 @@
-// A failed call that the user can try again: its heading, the error text, Back and Retry
-// ('Retrying...' while the new attempt runs). Both setup screens show it as 'Setup Error'; the
-// e-mail verification screen shows it as 'Email Error' when the code could not be sent.
+// A screen that opens with a call (a 2FA setup, the login code e-mail): its spinner while the call
+// runs, then its form; a failed call that the user can try again shows its heading, the error
+// text, Back and Retry ('Retrying...' while the new attempt runs). Both setup screens show it as
+// 'Setup Error'; the e-mail verification screen shows it as 'Email Error'.
+import type { ReactNode } from 'react';
+import { selectSetupPhase } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
+import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 
@@ -31,6 +35,22 @@ export function RetryError({ heading, retry, retrying }: RetryErrorProps) {
   );
 }
 
-export function SetupError({ retrying }: { retrying: boolean }) {
-  return <RetryError heading="Setup Error" retry={{ type: 'SETUP.RETRY' }} retrying={retrying} />;
+export interface OpeningCallProps extends Pick<RetryErrorProps, 'heading' | 'retry'> {
+  /** The spinner's text while the first attempt runs. */
+  starting: string;
+  /** The form, once the call has answered. */
+  children: ReactNode;
+}
+
+export function OpeningCall({ starting, heading, retry, children }: OpeningCallProps) {
+  const phase = useAuthSelector(selectSetupPhase);
+  if (phase === 'starting') {
+    return (
+      <AuthCard>
+        <Spinner label={starting} />
+      </AuthCard>
+    );
+  }
+  if (phase !== 'ready') return <RetryError heading={heading} retry={retry} retrying={phase === 'retrying'} />;
+  return children;
 }

@@ -3,7 +3,6 @@
 // Back / Confirm ('Confirming...' while pending; disabled while the code is blank, though Enter
 // in a blank field still asks the machine, which answers 'Please enter a token').
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -11,19 +10,14 @@ import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
-import { SetupError } from './setup-error.tsx';
+import { OpeningCall } from './setup-error.tsx';
 
 export function TotpSetupScreen() {
-  const phase = useAuthSelector(selectSetupPhase);
-  if (phase === 'starting') {
-    return (
-      <AuthCard>
-        <Spinner label="Setting up 2FA" />
-      </AuthCard>
-    );
-  }
-  if (phase !== 'ready') return <SetupError retrying={phase === 'retrying'} />;
-  return <TotpSetupForm />;
+  return (
+    <OpeningCall starting="Setting up 2FA" heading="Setup Error" retry={{ type: 'SETUP.RETRY' }}>
+      <TotpSetupForm />
+    </OpeningCall>
+  );
 }
 
 function TotpSetupForm() {

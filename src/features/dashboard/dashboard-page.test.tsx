@@ -288,7 +288,7 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
 
     const release = steer.hold('payment_events/');
-    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
@@ -370,7 +370,7 @@ describe('Sales Dashboard', () => {
     const { server: recording, urls } = recorded(server);
     const { session } = renderDashboard(recording);
     // Only superusers may view as an affiliate: the API answers every call with 403.
-    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: C1 }));
 
     expect(await screen.findByText('Forbidden: You do not have permission to access this resource.')).toHaveAttribute('role', 'alert');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Sales Dashboard');

@@ -12,7 +12,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation } from 'wouter';
-import { selectClaims } from '../../../machines/auth.ts';
+import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
   afterAffiliateChange,
   dashboardMachine,
@@ -27,7 +27,7 @@ import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
 import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
-import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
@@ -35,7 +35,7 @@ import { dateRange, parseDay, toQuery, type DateRange } from '../../domain/dates
 import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
-import { ServerDataProvider } from '../../app/server-data.tsx';
+import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
@@ -94,7 +94,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const affiliates = useDashboardAffiliates(data, scope.impersonated);
   const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
   const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated);
-  const claimedAffiliate = useAuthSelector((s) => selectClaims(s)?.affiliate_id ?? null);
+  const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
 
   const request = useMemo<ViewRequest | null>(() => {
     if (!affiliates.data || !events.data || !fees.data) return null;

@@ -15,7 +15,7 @@ export function preloadDashboard({ calls, impersonation }: Session): void {
   if (started) return;
   started = true;
   // A worker takes a while to start: it starts first.
-  const impersonated = impersonation.getSnapshot().context.affiliateId;
+  const impersonated = impersonation()?.getSnapshot().context.affiliateId ?? null;
   opening.set(
     calls,
     import('../../workers/dashboard-worker.ts').then((open) => open.startDashboardWorker(calls, impersonated)).catch(() => {}),

@@ -8,12 +8,11 @@ import { useAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
 import { useReports } from '../../api/reports.ts';
 import { isFinalError } from '../../api/swr.ts';
-import { useApiScope } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
-import { ServerDataProvider } from '../../app/server-data.tsx';
+import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
 
