@@ -203,7 +203,7 @@ describe('change against the previous period', () => {
     const { server: recording, urls } = steered(server);
     const { session } = renderDashboard(recording);
     await waitForFigures();
-    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
 
     const expected = expectedChanges(expectedFigures(server.db, { ...childScope, ...last30() }), expectedFigures(server.db, { ...childScope, ...before30() }));
