@@ -29,7 +29,7 @@ function renderDashboard(server: TestServer, path = '/') {
     </Router>,
     { server },
   );
-  return { ...result, location, history: location.history! };
+  return { ...result, location, history: location.history };
 }
 
 const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
