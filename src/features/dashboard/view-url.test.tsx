@@ -10,11 +10,11 @@ import { addRecentRows, daysAgo, today } from '../../../tests/utils/dashboard-ro
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
 import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
-async function signedInParent() {
+async function signedIn(name: 'parent' | 'admin' = 'parent') {
   const server = createTestServer({ now: Date.now() });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   addRecentRows(server.db);
-  const user = fixtures.users.parent;
+  const user = fixtures.users[name];
   const pair = await signIn(server, user.username, user.password);
   window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
   return server;
@@ -41,7 +41,7 @@ const pressedChart = () => screen.getAllByRole('button', { pressed: true }).find
 
 describe('the view is the URL', () => {
   it('opens the view a link names: range, custom days, selected day and chart', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const [start, end, day] = [daysAgo(10), daysAgo(1), daysAgo(2)];
     const query = `range=custom&start=${iso(start)}&end=${iso(end)}&day=${iso(day)}&chart=sales`;
     const { history } = renderDashboard(server, `/?${query}`);
@@ -56,7 +56,7 @@ describe('the view is the URL', () => {
   });
 
   it('adds a history entry for each change, leaves the defaults out, and drops the day with the range', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const { user, history } = renderDashboard(server);
     await waitForData();
     const day = daysAgo(2);
@@ -74,7 +74,7 @@ describe('the view is the URL', () => {
   });
 
   it('makes one history entry of consecutive changes of the same custom day', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const { user, history } = renderDashboard(server);
     await waitForData();
 
@@ -96,7 +96,7 @@ describe('the view is the URL', () => {
   });
 
   it('shows the view of a URL it did not make (Back, Forward, a link)', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const { user, location } = renderDashboard(server, '/?range=previous');
     await waitForData();
     expect(screen.getByLabelText('Date range')).toHaveValue('previous');
@@ -112,7 +112,7 @@ describe('the view is the URL', () => {
   });
 
   it('corrects bad values in place: each falls back to its default', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const outside = iso(daysAgo(40));
     const { history } = renderDashboard(server, `/affiliate/C1?range=weekly&day=${outside}&chart=pie`);
     await waitForData();
@@ -123,7 +123,7 @@ describe('the view is the URL', () => {
   });
 
   it('corrects an impossible custom day in place, keeping the rest', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const { history } = renderDashboard(server, `/?range=custom&start=2026-02-30&end=${iso(daysAgo(3))}&chart=sales`);
     await waitForData();
 
@@ -133,7 +133,7 @@ describe('the view is the URL', () => {
   });
 
   it('keeps the range and chart, not the day, for another affiliate', async () => {
-    const server = await signedInParent();
+    const server = await signedIn();
     const day = daysAgo(2);
     const { user, history } = renderDashboard(server, `/?range=current&day=${iso(day)}&chart=sales`);
     await waitForData();
@@ -142,5 +142,18 @@ describe('the view is the URL', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
     expect(screen.getByLabelText('Date range')).toHaveValue('current');
     expect(history).toEqual([`/?range=current&day=${iso(day)}&chart=sales`, '/affiliate/C1?range=current&chart=sales']);
+  });
+
+  it('drops the day from the URL in place when the header views the portal as another affiliate', async () => {
+    const server = await signedIn('admin');
+    const day = daysAgo(2);
+    const { session, history } = renderDashboard(server, `/?range=current&day=${iso(day)}`);
+    await waitForData();
+    expect(await screen.findByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+
+    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Date range')).toHaveValue('current');
+    await waitFor(() => expect(history).toEqual(['/?range=current']));
   });
 });
