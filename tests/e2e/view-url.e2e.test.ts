@@ -1,7 +1,7 @@
 // The view is the URL (docs/product-rules.md), in a real Chromium against the built portal with
 // fresh demo data: a shared link opened in a fresh browser while signed out lands on its view
 // after the whole sign-in with a second factor, and the dashboard's first calls already ask for
-// its range; Back and Forward step through the user's changes, a date typed into a date input is
+// its range (with a stored session too, once each); Back and Forward step through the user's changes, a date typed into a date input is
 // one of them, and a reload keeps the view; bad values are corrected in place.
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
@@ -83,6 +83,24 @@ describe('the view is the URL', () => {
       return Promise.resolve();
     });
     await expectAccessible(p, SCREEN);
+  });
+
+  it("asks for a link's range once each, from the first calls, in a browser with a stored session", async () => {
+    const first = (page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } }));
+    await summaryShown(first);
+    const p = await first.context().newPage();
+    const requests = recordApiRequests(p);
+    await p.goto(`${portal.url}/?range=previous&chart=sales`);
+    await summaryShown(p);
+    expect(await p.getByLabel('Date range').inputValue()).toBe('previous');
+    const previousMonth = today().startOf('month').minus({ months: 1 });
+    await step(p, SCREEN, 'payment_events/ and connection_fees/ asked once each, for Previous Month', () => {
+      for (const path of ['payment_events/', 'connection_fees/']) {
+        const asked = requests.filter((request) => request.path === path).map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
+        expect(asked, path).toEqual([previousMonth.toMillis()]);
+      }
+      return Promise.resolve();
+    });
   });
 
   it('steps through the changes with Back and Forward, one entry per change, and keeps the view on reload', async () => {
