@@ -14,7 +14,8 @@ import { wrap } from 'comlink';
 import useSWR from 'swr';
 import useSWRImmutable from 'swr/immutable';
 import type { Dashboard } from '../domain/dashboard-model.ts';
-import type { CallContext, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type { StatChanges } from '../domain/period-change.ts';
+import type { CallContext, ChangeRequest, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
 import { opening } from '../workers/dashboard-opening.ts';
 import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
@@ -23,7 +24,7 @@ import { errorText } from './client.ts';
 import { RELEASE } from './releasable.ts';
 import type { Range } from './sales.ts';
 
-export type { ListHandle, ListName, ViewRequest };
+export type { ChangeRequest, ListHandle, ListName, ViewRequest };
 
 /** What the data calls need of the session. */
 export interface SessionCalls {
@@ -40,13 +41,14 @@ interface AsyncService {
   affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
   load(request: Parameters<DashboardService['load']>[0]): Promise<Outcome<ListHandle>>;
   view(request: ViewRequest): Promise<Outcome<Dashboard>>;
+  change(request: ChangeRequest): Promise<Outcome<StatChanges>>;
   release(ids: number[]): unknown;
 }
 
 function inProcess(fetch: typeof globalThis.fetch | undefined): Promise<AsyncService> {
   return import('../workers/dashboard-service.ts').then(({ createDashboardService }) => {
     const service = createDashboardService({ fetch });
-    return { ...service, view: (request) => Promise.resolve(service.view(request)) };
+    return { ...service, view: (request) => Promise.resolve(service.view(request)), change: (request) => Promise.resolve(service.change(request)) };
   });
 }
 
@@ -76,6 +78,7 @@ function inWorker(): AsyncService {
     affiliates: (context) => either<Outcome<Affiliate[]>>(() => remote.affiliates(context), (service) => service.affiliates(context)),
     load: (request) => either<Outcome<ListHandle>>(() => remote.load(request), (service) => service.load(request)),
     view: (request) => either<Outcome<Dashboard>>(() => remote.view(request), (service) => service.view(request)),
+    change: (request) => either<Outcome<StatChanges>>(() => remote.change(request), (service) => service.change(request)),
     release: (ids) => either(() => remote.release(ids), (service) => Promise.resolve(service.release(ids))),
   };
 }
@@ -88,6 +91,8 @@ export interface DashboardData {
   list(list: ListName, range: Range, impersonated: string | null): Promise<CachedList>;
   /** The dashboard of the request: derived by the service, or the one answered before. */
   view(request: ViewRequest): Promise<Dashboard>;
+  /** Each stat box's change against the previous period, derived by the service. */
+  change(request: ChangeRequest): Promise<StatChanges>;
 }
 
 const VIEWS_KEPT = 16;
@@ -152,6 +157,8 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
       if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value!);
       return dashboard;
     },
+
+    change: async (request) => unwrap(await (await service()).change(request)),
   };
 }
 

@@ -1,6 +1,7 @@
 // A labelled input for a six-digit one-time code (at most 6 characters, placeholder
-// 'Enter 6-digit code'). No pattern, so that whatever is pasted arrives; spaces in a pasted code
-// ("123 456") are dropped before the length limit applies.
+// 'Enter 6-digit code'). No pattern, so that whatever is pasted arrives. A pasted code keeps its
+// digits: the spaces and dashes that group it ('123 456', '123-456') are dropped before the length
+// limit applies. Typed spaces are dropped too.
 import { useId, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { CODE_LENGTH } from '../../machines/auth.ts';
 import './components.css';
@@ -18,6 +19,8 @@ export interface CodeFieldProps {
 }
 
 const withoutSpaces = (text: string) => text.replace(/\s+/g, '');
+/** A pasted code without the spaces and dashes (any Unicode dash) that group its digits. */
+const withoutSeparators = (text: string) => text.replace(/[\s\p{Pd}]+/gu, '');
 
 export function CodeField({ label, value, onChange, focusOnMount, onKeyDown, describedBy, invalid, name }: CodeFieldProps) {
   const id = useId();
@@ -27,7 +30,7 @@ export function CodeField({ label, value, onChange, focusOnMount, onKeyDown, des
     const input = event.currentTarget;
     const start = input.selectionStart ?? value.length;
     const end = input.selectionEnd ?? value.length;
-    const pasted = withoutSpaces(event.clipboardData.getData('text'));
+    const pasted = withoutSeparators(event.clipboardData.getData('text'));
     onChange((value.slice(0, start) + pasted + value.slice(end)).slice(0, CODE_LENGTH));
   }
 

@@ -91,6 +91,16 @@ export function toQuery(range: DateRange): { start: string; end: string } {
   return { start: range.start.toISO(), end: range.end.toISO() };
 }
 
+/**
+ * The previous period of a range: as many local days as the range has (its end minus its start
+ * in calendar days), ending where the range starts. Last 30 days (31 days with today) is compared
+ * with the 31 days before; a month with as many days before its first.
+ */
+export function previousPeriod(range: DateRange): DateRange {
+  const days = Math.round(range.end.diff(range.start, 'days').days);
+  return { start: range.start.minus({ days }).startOf('day'), end: range.start };
+}
+
 /** "Every day of the range has a slot": each local day start from start (inclusive) to end (exclusive). */
 export function daySlots(range: DateRange): DateTime<true>[] {
   const slots: DateTime<true>[] = [];

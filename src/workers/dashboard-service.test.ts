@@ -5,6 +5,8 @@ import { ApiError } from '../api/client.ts';
 import { isRetryable } from '../api/swr.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import { daySlots, dayKeyOf, toQuery } from '../domain/dates.ts';
+import { money } from '../domain/money.ts';
+import { statChanges } from '../domain/period-change.ts';
 import { createDashboardService, type CallContext, type ViewRequest } from './dashboard-service.ts';
 import { fromWire, unwrap } from './wire.ts';
 
@@ -86,6 +88,30 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
     const answer = service.view({ events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: null });
     expect(answer.ok).toBe(false);
     expect(() => unwrap(answer)).toThrow("The dashboard's payment events are no longer loaded");
+  });
+
+  it("answers each stat box's change against another pair of lists (the previous period's), derived as the range's figures are", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    // The same lists as the "previous period", against figures about half as large.
+    const previous = deriveDashboard({ ...data, affiliateFilter: 'p1', selectedDay: null }).stats;
+    const half = (value: { micro: number }) => money(Math.trunc(value.micro / 2e4) * 1e4);
+    const current = {
+      ...previous,
+      numberOfSales: Math.trunc(previous.numberOfSales / 2),
+      totalSales: half(previous.totalSales),
+      referralFees: half(previous.referralFees),
+      connectionFees: half(previous.connectionFees),
+      numberOfPlatformSales: Math.trunc(previous.numberOfPlatformSales / 2),
+      platformSales: half(previous.platformSales),
+    };
+    const request = { events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: 'p1', range: wireRange, current };
+    const changes = unwrap(service.change(structuredClone(request)));
+    expect(changes).toEqual(statChanges(current, previous));
+    expect(changes.referralFees).toEqual({ direction: 'down', percent: expect.stringMatching(/^(49\.9|50\.0)$/) as string });
+
+    service.release([fees.id]);
+    expect(() => unwrap(service.change(request))).toThrow("The dashboard's connection fees are no longer loaded");
   });
 
   it.each([

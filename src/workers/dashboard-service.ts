@@ -1,7 +1,8 @@
 // The dashboard's data service: it fetches a range's payment events and connection fees (and the
 // affiliates) through the API client, parses and validates them with the response schemas, keeps
 // the lists, and derives from them what the dashboard shows (deriveDashboard), answering only
-// that: stat boxes, day slots, the rows of the tables. It runs in a Web Worker
+// that: stat boxes, day slots, the rows of the tables, and each stat box's change against the
+// previous period's lists (derived the same way). It runs in a Web Worker
 // (dashboard.worker.ts), so that parsing and deriving 100,000 events never blocks the page; where
 // there is no Worker (unit tests under jsdom) the main thread runs this same code.
 // The session stays on the main thread: each call brings the token and the affiliate viewed as;
@@ -14,7 +15,8 @@ import { createApiClient, type ApiClient } from '../api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
-import type { Dashboard, DashboardInput } from '../domain/dashboard-model.ts';
+import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashboard-model.ts';
+import { statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
 import type { Answer, Expected } from './dashboard-start.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
@@ -60,10 +62,17 @@ export interface ViewRequest {
   selectedDay: string | null;
 }
 
+/** The previous period's lists and range, against the figures the range's stat boxes show. */
+export interface ChangeRequest extends Omit<ViewRequest, 'selectedDay'> {
+  current: DashboardStats;
+}
+
 export interface DashboardService {
   affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
   load(request: ListRequest): Promise<Outcome<ListHandle>>;
   view(request: ViewRequest): Outcome<Dashboard>;
+  /** The change of each stat box against the previous period, derived as the range's figures are. */
+  change(request: ChangeRequest): Outcome<StatChanges>;
   /** The cache no longer holds these lists. */
   release(ids: number[]): void;
   /** The main thread has made this call; its answer follows. */
@@ -204,6 +213,23 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
         const overview = overviewOf(request, input);
         const dashboard = request.selectedDay === null ? overview.dashboard : withDay(overview, input, request.selectedDay);
         return { ok: true, value: dashboard };
+      } catch (error) {
+        return { ok: false, error: toWire(error) };
+      }
+    },
+
+    change(request) {
+      try {
+        const previous = deriveDashboard({
+          events: held<PaymentEvent[]>(request.events, 'payment_events'),
+          fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
+          affiliates: request.affiliates,
+          affiliateFilter: request.affiliateFilter,
+          range: rangeOf(request.range),
+          zone: request.range.zone,
+          selectedDay: null,
+        });
+        return { ok: true, value: statChanges(request.current, previous.stats) };
       } catch (error) {
         return { ok: false, error: toWire(error) };
       }

@@ -1,7 +1,8 @@
 // The dashboard's data worker in a real Chromium, against the built portal and the reference
 // server with demo data (globetrotter): the worker runs under the page's Content Security Policy
 // (the suite fails a test on any violation), the default range's calls go out once each (the
-// calls made early for the worker are the ones its API client answers from), a 401 on one of them
+// calls made early for the worker are the ones its API client answers from), and once the figures
+// show, its previous period's (for the stat boxes' change) once each, a 401 on one of them
 // ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
 // For a returning user those calls go out before the app's own code has run.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -68,7 +69,7 @@ async function newTab(prepare: (context: BrowserContext) => Promise<void> = () =
 }
 
 describe("the dashboard's data worker", () => {
-  it('loads the figures and the chart through the worker, each of the default range’s calls once', async () => {
+  it('loads the figures and the chart through the worker, each of the default range’s calls once, then its previous period’s once', async () => {
     const { p, log } = await newTab();
     await expectVisible(p, SCREEN, statValues(p).first(), 'the stat boxes', 15_000);
     await expectVisible(p, SCREEN, p.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart bars', 15_000);
@@ -77,13 +78,21 @@ describe("the dashboard's data worker", () => {
       expect(p.workers().map((worker) => worker.url())).toEqual(expect.arrayContaining([expect.stringMatching(/\/assets\/dashboard\.worker-[\w-]+\.js$/)]));
       return Promise.resolve();
     });
-    await step(p, SCREEN, 'payment_events/, connection_fees/ and affiliates/ asked once each', () => {
-      const count = (path: string) => log.filter((request) => request.path === path).length;
-      expect({ payment_events: count('payment_events/'), connection_fees: count('connection_fees/'), affiliates: count('affiliates/') }).toEqual({
-        payment_events: 1,
-        connection_fees: 1,
-        affiliates: 1,
-      });
+    // The default range's calls, and then its previous period's (ending where the range starts).
+    const dated = (path: string) => log.filter((request) => request.path === path);
+    const rangeStart = () => Math.max(...dated('payment_events/').map((request) => Date.parse(request.url.searchParams.get('start') ?? '')));
+    const isPrevious = (url: URL) => Date.parse(url.searchParams.get('end') ?? '') === rangeStart();
+    await expectVisible(p, SCREEN, p.getByText(/ on the previous period$/).first(), "the stat boxes' change against the previous period", 15_000);
+    await step(p, SCREEN, 'payment_events/, connection_fees/ and affiliates/ asked once each for the range, and the dated ones once for its previous period', () => {
+      const count = (path: string) => dated(path).filter((request) => !isPrevious(request.url)).length;
+      const previous = (path: string) => dated(path).filter((request) => isPrevious(request.url)).length;
+      expect({
+        payment_events: count('payment_events/'),
+        connection_fees: count('connection_fees/'),
+        affiliates: count('affiliates/'),
+        'previous payment_events': previous('payment_events/'),
+        'previous connection_fees': previous('connection_fees/'),
+      }).toEqual({ payment_events: 1, connection_fees: 1, affiliates: 1, 'previous payment_events': 1, 'previous connection_fees': 1 });
       return Promise.resolve();
     });
 
@@ -95,6 +104,7 @@ describe("the dashboard's data worker", () => {
           .map((entry) => entry.startTime),
         appStarted: window.__appStartedAt ?? Number.NaN,
       }));
+      // The page's own calls; the previous period's are the worker's, in the worker's timeline.
       expect(calls).toHaveLength(3);
       for (const startTime of calls) expect(startTime).toBeLessThan(appStarted);
     });

@@ -75,11 +75,13 @@ describe('the view is the URL', () => {
     await step(p, SCREEN, "'Sales Chart' pressed", async () => {
       expect(await p.getByRole('button', { name: 'Sales Chart', exact: true }).getAttribute('aria-pressed')).toBe('true');
     });
-    // Every payment_events/ call, the first included, asked for Previous Month.
-    await step(p, SCREEN, 'payment_events/ asked for Previous Month only', () => {
+    // The first payment_events/ call asked for Previous Month; the others only for its previous
+    // period (as many days, ending where it starts), never for Last 30 days.
+    await step(p, SCREEN, 'payment_events/ asked for Previous Month first, and for no other range but its previous period', () => {
       const asked = requests.filter((request) => request.path === 'payment_events/').map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
-      expect(asked.length).toBeGreaterThan(0);
-      expect(new Set(asked)).toEqual(new Set([previousMonth.toMillis()]));
+      expect(asked[0]).toBe(previousMonth.toMillis());
+      const beforeIt = previousMonth.minus({ days: previousMonth.daysInMonth ?? 0 }).toMillis();
+      for (const start of asked) expect([previousMonth.toMillis(), beforeIt]).toContain(start);
       return Promise.resolve();
     });
     await expectAccessible(p, SCREEN);
@@ -94,10 +96,13 @@ describe('the view is the URL', () => {
     await summaryShown(p);
     expect(await p.getByLabel('Date range').inputValue()).toBe('previous');
     const previousMonth = today().startOf('month').minus({ months: 1 });
-    await step(p, SCREEN, 'payment_events/ and connection_fees/ asked once each, for Previous Month', () => {
+    const beforeIt = previousMonth.minus({ days: previousMonth.daysInMonth ?? 0 }).toMillis();
+    await step(p, SCREEN, 'payment_events/ and connection_fees/ asked once each for Previous Month, first, and otherwise only for its previous period', () => {
       for (const path of ['payment_events/', 'connection_fees/']) {
         const asked = requests.filter((request) => request.path === path).map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
-        expect(asked, path).toEqual([previousMonth.toMillis()]);
+        expect(asked[0], path).toBe(previousMonth.toMillis());
+        expect(asked.filter((start) => start === previousMonth.toMillis()), path).toHaveLength(1);
+        for (const start of asked) expect([previousMonth.toMillis(), beforeIt], path).toContain(start);
       }
       return Promise.resolve();
     });

@@ -8,7 +8,7 @@ import { startAuthDriver } from './auth-driver.tsx';
 import { authModel } from './auth-paths.ts';
 import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
-import { generatePaths, pathTitle } from './paths.ts';
+import { generatePaths, pathId, pathTitle } from './paths.ts';
 
 const now = Date.now();
 const model = authModel(now);
@@ -20,7 +20,7 @@ const ran: MachinePath[] = [];
 
 describe('the sign-in UI follows the auth machine', () => {
   paths.forEach((path, index) => {
-    it(`${pathTitle(path)} #${index + 1}`, { timeout: 20_000 }, async () => {
+    it(`${pathId(model.id, index)}: ${pathTitle(path)}`, { timeout: 20_000 }, async () => {
       await startAuthDriver().run(path);
       ran.push(path);
     });

@@ -6,7 +6,7 @@ import { authMachine } from '../../machines/auth.ts';
 import { tokenRefreshMachine } from '../../machines/token-refresh.ts';
 import { authModel, authUnreachableTransitions } from './auth-paths.ts';
 import { measureCoverage, stateNodesOf, transitionsOf } from './coverage.ts';
-import { generatePaths, reachableVisit, type MachineModel } from './paths.ts';
+import { generatePaths, pathId, reachableVisit, type MachineModel } from './paths.ts';
 import { tokenRefreshModel } from './token-refresh-paths.ts';
 
 const now = Date.now();
@@ -67,13 +67,14 @@ describe.each([
   ['auth', authModel(now), auth.paths],
   ['tokenRefresh', tokenRefreshModel(now), tokenRefresh.paths],
 ] as const)('%s paths as event sequences', (_, model: MachineModel, paths) => {
-  it('lead, replayed one event at a time, to the state each path ends in', () => {
-    for (const path of paths) {
+  it.each(paths.map((path, index) => [pathId(model.id, index), path] as const))(
+    '%s leads, replayed one event at a time, to the state it ends in',
+    (_id, path) => {
       const snapshot = replay(model, path.steps.slice(1).map((step) => step.event));
       expect(snapshot.value).toEqual(path.state.value);
       expect(snapshot.context).toEqual(path.state.context);
-    }
-  });
+    },
+  );
 });
 
 describe('coverage helpers', () => {

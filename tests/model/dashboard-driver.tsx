@@ -15,7 +15,8 @@
 // the same events; it must be in the path's state after each step. Before and after every step the
 // page must show that state: the chosen 'Date range' option and, in custom mode only, the two
 // days; the figures, chart title and requests of the range (payment_events/ and connection_fees/
-// asked with toQuery(dateRange(mode, days)), and only for ranges the path has been in); the
+// asked with toQuery(dateRange(mode, days)), and only for ranges the path has been in and their
+// previous periods, asked for the stat boxes' change against them); the
 // Sales Details and Platform Sales headings of the selected day and its pressed bars; the chart
 // shown (its buttons, legend and bar labels), which is the Fees Chart when the range has no
 // platform sales whatever the chart mode; and the URL, whose query names the machine's view.
@@ -28,7 +29,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, selectView, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
-import { DATE_MODE_LABELS, dateRange, toQuery } from '../../src/domain/dates.ts';
+import { DATE_MODE_LABELS, dateRange, previousPeriod, toQuery } from '../../src/domain/dates.ts';
 import { viewHref } from '../../src/domain/view-query.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { addRecentRows, daysAgo, expectedFigures, insertSale, shownStats, statBoxes } from '../utils/dashboard-rows.ts';
@@ -134,6 +135,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       customStart,
       customEnd,
       query: toQuery(dates),
+      previousQuery: toQuery(previousPeriod(dates)),
       chartTitle: dates.start.setLocale('en-US').toFormat('LLLL yyyy'),
       figures,
       day: selectSelectedDay(snapshot),
@@ -148,6 +150,8 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
   async function expectPage(when: string) {
     const view = expectedView();
     visitedRanges.add(rangeKey(view.query));
+    // Once a range's figures show, its previous period is asked for as well.
+    visitedRanges.add(rangeKey(view.previousQuery));
     const check = () => {
       // The date mode, and the custom days only in custom mode.
       const select = screen.getByLabelText('Date range');

@@ -16,6 +16,7 @@ import { DateTime } from 'luxon';
 import { dashboardMachine, type DashboardEvent } from '../../machines/dashboard.ts';
 import { DATE_MODES } from '../../src/domain/dates.ts';
 import { recordInitial, recordStep, type MachinePath } from './coverage.ts';
+import { withEverySampleSent } from './every-sample.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 /** The local day `days` before `now`'s, as 'yyyy-MM-dd'. */
@@ -69,8 +70,18 @@ export function dashboardEvents(now: number = Date.now()): DashboardEvent[] {
   ];
 }
 
+/**
+ * The model: the real machine and the events above. The UI suite also sends every sample the
+ * generated paths leave out, and takes each event with a day selected (dashboardPathsWithDay).
+ */
 export function dashboardModel(now: number = Date.now()): MachineModel {
-  return { id: dashboardMachine.id, machine: dashboardMachine, input: undefined, events: dashboardEvents(now) };
+  return {
+    id: dashboardMachine.id,
+    machine: dashboardMachine,
+    input: undefined,
+    events: dashboardEvents(now),
+    extraPaths: (generated) => [...withEverySampleSent(generated).slice(generated.paths.length), ...dashboardPathsWithDay(now)],
+  };
 }
 
 export const dashboardPaths = (now: number = Date.now()): ModelPaths => generatePaths(dashboardModel(now));

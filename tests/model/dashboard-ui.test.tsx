@@ -9,21 +9,20 @@ import { describe, it } from 'vitest';
 import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
 import { startDashboardDriver } from './dashboard-driver.tsx';
-import { dashboardModel, dashboardPathsWithDay } from './dashboard-paths.ts';
-import { withEverySampleSent } from './every-sample.ts';
-import { generatePaths, pathTitle } from './paths.ts';
+import { dashboardModel } from './dashboard-paths.ts';
+import { generatePaths, pathTitle, suitePaths } from './paths.ts';
 
 const now = Date.now();
 const generated = generatePaths(dashboardModel(now));
 // With CHART.SELECT 'pie', which has no control on the page: the driver skips that event.
-const paths = [...withEverySampleSent(generated), ...dashboardPathsWithDay(now)];
+const paths = suitePaths(generated);
 
 describe('the dashboard page follows the dashboard machine', () => {
   /** The paths whose every step the page went through. */
   const ran: MachinePath[] = [];
 
-  paths.forEach((path, index) => {
-    it(`${pathTitle(path)} #${index + 1}`, { timeout: 20_000 }, async () => {
+  paths.forEach(({ id, path }) => {
+    it(`${id}: ${pathTitle(path)}`, { timeout: 20_000 }, async () => {
       await (await startDashboardDriver()).run(path);
       ran.push(path);
     });

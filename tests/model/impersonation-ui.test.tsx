@@ -10,7 +10,7 @@ import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
 import { ownViewControls, startImpersonationDriver } from './impersonation-driver.tsx';
 import { impersonationModel } from './impersonation-paths.ts';
-import { generatePaths, pathTitle } from './paths.ts';
+import { generatePaths, pathId, pathTitle } from './paths.ts';
 
 const model = impersonationModel();
 const generated = generatePaths(model);
@@ -25,7 +25,7 @@ describe('the header and dashboard follow the impersonation machine', () => {
   generated.paths.forEach((path, index) => {
     const runs = goesToOwnView(path) ? ownViewControls : [undefined];
     for (const ownView of runs) {
-      const title = `${pathTitle(path)} #${index + 1}${ownView ? ` (own view by ${ownView === 'stop' ? "'Stop viewing as'" : 'the selector'})` : ''}`;
+      const title = `${pathId(model.id, index)}: ${pathTitle(path)}${ownView ? ` (own view by ${ownView === 'stop' ? "'Stop viewing as'" : 'the selector'})` : ''}`;
       it(title, { timeout: 20_000 }, async () => {
         await (await startImpersonationDriver({ ownView })).run(path);
         if (!ran.includes(path)) ran.push(path);

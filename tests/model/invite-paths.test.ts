@@ -2,10 +2,10 @@
 // every transition of the machine, and the UI suite's extra paths must send every sample event.
 import { describe, expect, it } from 'vitest';
 import { inviteRegistrationMachine } from '../../machines/invite-registration.ts';
-import { stateNodesOf, transitionsOf } from './coverage.ts';
+import { stateNodesOf, transitionsOf, type MachinePath } from './coverage.ts';
 import { withEverySampleSent } from './every-sample.ts';
 import { inviteModel, invitePaths } from './invite-paths.ts';
-import { reachableVisit, serializeEvent } from './paths.ts';
+import { reachableVisit, serializeEvent, suitePaths } from './paths.ts';
 
 const generated = invitePaths();
 
@@ -23,14 +23,17 @@ describe('invite registration paths', () => {
     const sent = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => serializeEvent(step.event))));
     for (const event of inviteModel().events) expect(sent, serializeEvent(event)).toContain(serializeEvent(event));
     expect(paths.slice(0, generated.paths.length)).toEqual(generated.paths);
+    const eventsOf = (path: MachinePath) => path.steps.slice(1).map((step) => serializeEvent(step.event));
+    expect(suitePaths(generated).map(({ path }) => eventsOf(path))).toEqual(paths.map(eventsOf));
   });
 
-  it('end each extra path with its sample, sent where the machine handles it', () => {
-    for (const path of withEverySampleSent(generated).slice(generated.paths.length)) {
+  it.each(suitePaths(generated).flatMap(({ id, path, extra }) => (extra ? [[id, path] as const] : [])))(
+    '%s, an extra path, ends with its sample, sent where the machine handles it',
+    (_id, path) => {
       const last = path.steps.at(-1)!;
       const before = path.steps.at(-2)!.state;
       expect(before.can(last.event)).toBe(true);
       expect(last.state).toBe(path.state);
-    }
-  });
+    },
+  );
 });

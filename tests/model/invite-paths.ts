@@ -12,6 +12,7 @@ import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
 import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
 import { registrationMessages, type RegistrationForm } from '../../src/domain/registration.ts';
 import { makeTokenPair, partialClaims } from '../utils/tokens.ts';
+import { withEverySampleSent } from './every-sample.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 export const inviteInvokeIds = ['lookupInvite', 'register'] as const;
@@ -87,13 +88,14 @@ export function inviteEvents(): InviteModelEvent[] {
   ];
 }
 
-/** The model: the real machine, for an invite id, and the events above. */
+/** The model: the real machine, for an invite id, and the events above; the UI suite sends every sample. */
 export function inviteModel(): MachineModel {
   return {
     id: inviteRegistrationMachine.id,
     machine: inviteRegistrationMachine,
     input: { inviteId: 'invite-from-the-link' },
     events: inviteEvents(),
+    extraPaths: (generated) => withEverySampleSent(generated).slice(generated.paths.length),
   };
 }
 

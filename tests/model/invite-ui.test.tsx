@@ -9,13 +9,12 @@ import { describe, it } from 'vitest';
 import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
 import { missingInvites, startInviteDriver } from './invite-driver.tsx';
-import { withEverySampleSent } from './every-sample.ts';
 import { inviteModel } from './invite-paths.ts';
-import { generatePaths, pathTitle } from './paths.ts';
+import { generatePaths, pathTitle, suitePaths } from './paths.ts';
 
 const model = inviteModel();
 const generated = generatePaths(model);
-const paths = withEverySampleSent(generated);
+const paths = suitePaths(generated);
 
 const meetsMissingInvite = (path: MachinePath) => {
   const error = (path.steps[1]?.event as { error?: { status?: unknown } } | undefined)?.error;
@@ -26,10 +25,10 @@ const meetsMissingInvite = (path: MachinePath) => {
 const ran: MachinePath[] = [];
 
 describe('the invite page follows the invite registration machine', () => {
-  paths.forEach((path, index) => {
+  paths.forEach(({ id, path }) => {
     const runs = meetsMissingInvite(path) ? missingInvites : [undefined];
     for (const missingInvite of runs) {
-      const title = `${pathTitle(path)} #${index + 1}${missingInvite ? ` (${missingInvite} invite)` : ''}`;
+      const title = `${id}: ${pathTitle(path)}${missingInvite ? ` (${missingInvite} invite)` : ''}`;
       it(title, { timeout: 20_000 }, async () => {
         await startInviteDriver({ missingInvite }).run(path);
         if (!ran.includes(path)) ran.push(path);

@@ -46,6 +46,8 @@ export interface MachineModel {
   simplePathLimit?: number;
   /** Transitions of the definition that no sequence of events can take, and why. */
   unreachableTransitions?: Record<string, string>;
+  /** Paths the model's UI suite runs after the generated ones (sample events they leave out). */
+  extraPaths?: (generated: ModelPaths) => MachinePath[];
 }
 
 export interface ModelPaths {
@@ -113,6 +115,62 @@ export function formatSteps(path: MachinePath): string[] {
 export function pathTitle(path: MachinePath): string {
   const events = path.steps.slice(1).map((step) => step.event.type);
   return `${events.join(' → ') || '(initial)'} ⇒ ${stateLabel(path.state)}`;
+}
+
+// --- Path ids ----------------------------------------------------------------------------
+
+/**
+ * A path's id: the machine's id and the path's place in the order the paths are generated
+ * ('auth-07'), the same on every run for a given machine. Test names and `npm run paths` use it.
+ */
+export function pathId(machineId: string, index: number): string {
+  return `${machineId}-${String(index + 1).padStart(2, '0')}`;
+}
+
+export interface IdentifiedPath {
+  id: string;
+  path: MachinePath;
+  /** Added by the UI suite (the model's extraPaths) rather than generated. */
+  extra: boolean;
+}
+
+/** Every path the model's UI suite runs, with its id: the generated ones, then the model's extra ones. */
+export function suitePaths(result: ModelPaths): IdentifiedPath[] {
+  const extra = result.model.extraPaths?.(result) ?? [];
+  return [...result.paths, ...extra].map((path, index) => ({
+    id: pathId(result.model.id, index),
+    path,
+    extra: index >= result.paths.length,
+  }));
+}
+
+export interface PathStepJson {
+  state: string;
+  event: string;
+  /** The event's sample payload in words ('credentials typed'), when it has one. */
+  note?: string;
+  nextState: string;
+}
+
+export interface PathJson {
+  machine: string;
+  id: string;
+  extra: boolean;
+  steps: PathStepJson[];
+}
+
+/** A path as `npm run paths -- --json` prints it. */
+export function pathJson(machineId: string, { id, path, extra }: IdentifiedPath): PathJson {
+  const steps = path.steps.slice(1).map((step, index): PathStepJson => {
+    const note = eventNote(step.event);
+    return {
+      state: stateLabel(path.steps[index]!.state),
+      event: step.event.type,
+      ...(note ? { note } : {}),
+      nextState: stateLabel(step.state),
+    };
+  });
+  return { machine: machineId, id, extra, steps };
 }
 
 // --- Generating paths ---------------------------------------------------------------------
@@ -219,12 +277,13 @@ export function reachableVisit(model: MachineModel): Visit {
 }
 
 /** The printout of `npm run paths` for one machine. */
-export function formatModelPaths(result: ModelPaths): string[] {
+export function formatModelPaths(result: ModelPaths, identified: IdentifiedPath[] = suitePaths(result)): string[] {
   const lines: string[] = [`# ${result.model.id}`, ''];
-  result.paths.forEach((path, index) => {
-    lines.push(`Path ${index + 1}: ${stateLabel(path.steps[0]!.state)} ⇒ ${stateLabel(path.state)}`);
+  for (const { id, path, extra } of identified) {
+    const added = extra ? ' (added by the UI suite)' : '';
+    lines.push(`Path ${id}${added}: ${stateLabel(path.steps[0]!.state)} ⇒ ${stateLabel(path.state)}`);
     lines.push(...formatSteps(path).map((line) => `  ${line}`), '');
-  });
+  }
   const { states, transitions } = result.coverage;
   const unreachable = result.model.unreachableTransitions ?? {};
   for (const id of states.missing) lines.push(`state not reached: ${id}`);

@@ -60,6 +60,22 @@ describe('E-mail verification screen', () => {
     ]);
   });
 
+  it('accepts the e-mailed code pasted with a dash in it', async () => {
+    const { server, child } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, child);
+    await screen.findByRole('heading', { level: 1, name: 'Check Your Email' });
+    const code = newestCode(server, child.email);
+
+    const field = screen.getByLabelText('Email Verification Code');
+    await user.click(field);
+    await user.paste(`${code.slice(0, 3)}-${code.slice(3)}`);
+
+    expect(field).toHaveValue(code);
+    await user.click(screen.getByRole('button', { name: 'Verify Code' }));
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
   it("shows 'Sending verification email...' until the code is sent", async () => {
     const { server, child } = setup();
     const steer = steerableServer(server);

@@ -1,5 +1,6 @@
 // The chart card: the title (month and year of the range's start), the Fees Chart / Sales Chart
-// selector (only when platform sales exist), a legend, and the daily chart.
+// selector (only when platform sales exist), a legend, the daily chart, and its values as a
+// visually hidden table for screen readers.
 //
 // The chart (@nivo, d3) is a chunk of its own (chart-module.ts), loaded beside the data: the
 // summary and tables do not wait for it, and /login never downloads it. Until it is there, a
@@ -11,6 +12,7 @@ import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { chartModule } from './chart-module.ts';
 import { feesChartModel, salesChartModel } from './chart-series.ts';
+import { ChartTable } from './chart-table.tsx';
 import type { DailyChartProps } from './daily-chart.tsx';
 
 function Chart(props: DailyChartProps) {
@@ -91,6 +93,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
           onClearDay={onClearDay}
         />
       </ErrorBoundary>
+      <ChartTable model={model} currency={currency} caption={`${name}, ${dashboard.chartTitle}: amounts per day`} />
     </section>
   );
 }

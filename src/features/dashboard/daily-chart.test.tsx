@@ -1,5 +1,7 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
 import { money } from '../../domain/money.ts';
 import { feesSeries, type ChartModel } from './chart-series.ts';
 import DailyChart from './daily-chart.tsx';
@@ -43,5 +45,102 @@ describe('the daily chart', () => {
 
     // Zero amounts draw no bar and no tab stop: two days of two bars.
     expect(screen.getAllByRole('button')).toHaveLength(4);
+  });
+});
+
+/** The chart with its selected day kept as the dashboard keeps it: a toggle, and a clear. */
+function SelectableChart({ onToggle = () => {} }: { onToggle?: (day: string) => void }) {
+  const [selectedDay, setSelectedDay] = useState<string | null>(null);
+  return (
+    <>
+      <button type="button">Before</button>
+      <DailyChart
+        model={model}
+        selectedDay={selectedDay}
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={(day) => {
+          onToggle(day);
+          setSelectedDay((current) => (current === day ? null : day));
+        }}
+        onClearDay={() => setSelectedDay(null)}
+      />
+      <button type="button">After</button>
+    </>
+  );
+}
+
+const pressed = () => screen.getAllByRole('button', { pressed: true }).map((button) => button.getAttribute('aria-label'));
+
+describe('the daily chart from the keyboard', () => {
+  it('is one tab stop, described by its keyboard hint', async () => {
+    const user = userEvent.setup();
+    render(<SelectableChart />);
+    const chart = screen.getByRole('group', { name: 'Fees Chart, November 2026' });
+    expect(chart).toHaveAccessibleDescription('Arrow keys move between days and series, Enter or Space selects the day, Escape clears it.');
+
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+    expect(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' })).toHaveFocus();
+  });
+
+  it('moves between days with Left and Right and between series with Up and Down, and keeps the last bar as the tab stop', async () => {
+    const user = userEvent.setup();
+    render(<SelectableChart />);
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+
+    await user.keyboard('{ArrowUp}');
+    expect(screen.getByRole('button', { name: '11/1 Connection Fees $100.00' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('button', { name: '11/2 Connection Fees $200.00' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
+    // 11/3 has no bars: the last day with bars is the end.
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' })).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
+
+    // Leaving and coming back returns to the bar last focused, the only one with tabindex 0.
+    await user.tab();
+    await user.tab({ shift: true });
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
+    const tabStops = screen.getAllByRole('button').filter((button) => button.getAttribute('tabindex') === '0' && button.matches('.chart-bar'));
+    expect(tabStops).toHaveLength(1);
+  });
+
+  it('selects the focused day with Enter or Space, as a click does, and clears it with Escape', async () => {
+    const user = userEvent.setup();
+    const onToggle = vi.fn();
+    render(<SelectableChart onToggle={onToggle} />);
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+    await user.keyboard('{ArrowRight}{Enter}');
+    expect(onToggle).toHaveBeenLastCalledWith('2026-11-02');
+    expect(pressed()).toEqual(['11/2 Referral Fees -$50.00', '11/2 Connection Fees $200.00']);
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryAllByRole('button', { pressed: true })).toEqual([]);
+
+    await user.keyboard('{ArrowLeft}[Space]');
+    expect(pressed()).toEqual(['11/1 Referral Fees $300.00', '11/1 Connection Fees $100.00']);
+    // Pressing the selected day's bar again clears it, as a second click does.
+    await user.keyboard('{Enter}');
+    expect(screen.queryAllByRole('button', { pressed: true })).toEqual([]);
+  });
+
+  it("makes a selected day's bar the tab stop", async () => {
+    const user = userEvent.setup();
+    render(<DailyChart model={model} selectedDay="2026-11-02" currency="USD" label="Fees Chart, November 2026" onToggleDay={() => {}} onClearDay={() => {}} />);
+    await user.tab();
+    expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
   });
 });

@@ -1,14 +1,21 @@
 // The daily stacked bar chart with @nivo/bar. Bars are drawn by ChartBar, not nivo's default, to
 // control opacity and border (0.5 and 1, 0.8 and 3 for the selected day) and to make each bar a
 // labelled toggle button: '11/5 Referral Fees $12.34', selected with a click, Enter or Space.
-// Clicking empty chart space clears the day. The width is measured here (nivo's Responsive wrapper
-// measures 0 in jsdom), before the chart first renders. Nothing animates: bars are drawn where they
-// belong, and a chart that is left goes at once.
+// Clicking empty chart space clears the day. The chart is one tab stop (a roving tabindex): the
+// arrow keys, Home and End move the focus between bars and Escape clears the day (chart-keys.ts).
+// The width is measured here (nivo's Responsive wrapper measures 0 in jsdom), before the chart
+// first renders. Nothing animates: bars are drawn where they belong, and a chart that is left goes
+// at once. Axis and grid colours follow the light or dark theme (use-chart-theme.ts).
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
-import { createContext, use, useMemo, useState, type KeyboardEvent } from 'react';
+import { createContext, use, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
+import { chartKeyAction, firstBar, type BarCell } from './chart-keys.ts';
 import type { ChartModel } from './chart-series.ts';
+import { useChartTheme } from './use-chart-theme.ts';
 import { useElementWidth } from './use-element-width.ts';
+
+/** What the keyboard does in the chart, for screen readers (the chart's description). */
+export const CHART_KEYS_HINT = 'Arrow keys move between days and series, Enter or Space selects the day, Escape clears it.';
 
 export interface DailyChartProps {
   model: ChartModel;
@@ -35,14 +42,23 @@ interface Segment {
   color: string;
   from: number;
   to: number;
+  /** Its place in the keyboard's grid of days and series. */
+  cell: BarCell;
 }
+
+const barKey = ({ day, series }: BarCell) => `${day}.${series}`;
 
 interface ChartInteraction {
   segments: readonly Segment[];
   selectedDay: string | null;
+  /** The bar that is the chart's tab stop ('dayIndex.seriesIndex'). */
+  tabStop: string | null;
   describe: (day: string, series: string) => string;
   toggle: (day: string) => void;
   clear: () => void;
+  /** A key pressed on a bar: moves the focus, or toggles or clears the day; true when handled. */
+  press: (key: string, at: BarCell) => boolean;
+  focused: (cell: BarCell) => void;
   show: (tip: Tip) => void;
   hide: () => void;
 }
@@ -67,16 +83,11 @@ interface Placed {
 
 function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
   const chart = useChart();
-  const { day, series, color } = segment;
+  const { day, series, color, cell } = segment;
   const selected = chart.selectedDay === day;
   const tip: Tip = { day, series, x: place.tipX, y: place.tipY };
   const onKeyDown = (event: KeyboardEvent<SVGRectElement>) => {
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      chart.toggle(day);
-    } else if (event.key === 'Escape') {
-      chart.clear();
-    }
+    if (chart.press(event.key, cell)) event.preventDefault();
   };
   return (
     <rect
@@ -90,7 +101,8 @@ function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
       stroke={color}
       strokeWidth={selected ? 3 : 1}
       role="button"
-      tabIndex={0}
+      tabIndex={chart.tabStop === barKey(cell) ? 0 : -1}
+      data-bar={barKey(cell)}
       aria-pressed={selected}
       aria-label={chart.describe(day, series)}
       onClick={(event) => {
@@ -100,7 +112,10 @@ function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
       onKeyDown={onKeyDown}
       onMouseEnter={() => chart.show(tip)}
       onMouseLeave={chart.hide}
-      onFocus={() => chart.show(tip)}
+      onFocus={() => {
+        chart.focused(cell);
+        chart.show(tip);
+      }}
       onBlur={chart.hide}
     />
   );
@@ -109,7 +124,7 @@ function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
 /** Empty chart space, under the bars: a click there clears the selected day. */
 function EmptySpace({ innerWidth, innerHeight }: BarCustomLayerProps<BarDatum>) {
   const chart = useChart();
-  // Pointer-only on purpose: keyboard users clear with Escape on a bar, or by pressing the selected bar again.
+  // Pointer-only on purpose: keyboard users clear with Escape, or by pressing the selected day's bar again.
   return <rect className="chart-empty-space" width={innerWidth} height={innerHeight} fill="transparent" onClick={chart.clear} />;
 }
 
@@ -136,7 +151,7 @@ function stackSegments({ days, series }: ChartModel): { segments: Segment[]; min
   const segments: Segment[] = [];
   let min = 0;
   let max = 0;
-  for (const day of days) {
+  days.forEach((day, dayIndex) => {
     let up = 0;
     let down = 0;
     day.amounts.forEach((amount, index) => {
@@ -148,21 +163,15 @@ function stackSegments({ days, series }: ChartModel): { segments: Segment[]; min
       const to = from + size;
       if (size > 0) up = to;
       else down = to;
-      segments.push({ day: day.day, series: serie.name, color: serie.color, from, to });
+      segments.push({ day: day.day, series: serie.name, color: serie.color, from, to, cell: { day: dayIndex, series: index } });
     });
     min = Math.min(min, down);
     max = Math.max(max, up);
-  }
+  });
   return { segments, min, max };
 }
 
 const layers: BarLayer<BarDatum>[] = ['grid', EmptySpace, 'axes', Bars];
-
-const theme = {
-  text: { fontFamily: 'inherit', fontSize: 12, fill: '#52606d' },
-  axis: { domain: { line: { stroke: '#d3d9de', strokeWidth: 1 } }, ticks: { line: { stroke: '#d3d9de' } } },
-  grid: { line: { stroke: '#e4e7eb', strokeWidth: 1 } },
-};
 
 const FALLBACK_WIDTH = 720;
 
@@ -170,6 +179,10 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const [ref, measured] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
   const width = measured ?? FALLBACK_WIDTH;
   const [tip, setTip] = useState<Tip | null>(null);
+  // The bar that last had the focus, by day and series, so that it stays the tab stop.
+  const [focus, setFocus] = useState<{ day: string; series: string } | null>(null);
+  const theme = useChartTheme();
+  const hintId = useId();
   const { series, days } = model;
 
   const narrow = width < 560;
@@ -181,6 +194,15 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const data = useMemo(() => days.map((day): BarDatum => ({ day: day.day })), [days]);
   const { segments, min, max } = useMemo(() => stackSegments(model), [model]);
   const colors = useMemo(() => new Map(series.map((serie) => [serie.name, serie.color])), [series]);
+  const drawn = useMemo(() => days.map((day) => day.amounts.map((amount) => amount.micro !== 0)), [days]);
+  const tabStop = useMemo(() => {
+    const at = (day: string, name: string | undefined) => segments.find((segment) => segment.day === day && (name === undefined || segment.series === name));
+    // The bar last focused; else the selected day's first bar; else the first bar.
+    const cell =
+      (focus && at(focus.day, focus.series)?.cell) ?? (selectedDay !== null ? at(selectedDay, undefined)?.cell : undefined) ?? firstBar(drawn);
+    return cell ? barKey(cell) : null;
+  }, [segments, focus, selectedDay, drawn]);
+
   const amountOf = (day: string, name: string) => {
     const index = series.findIndex((serie) => serie.name === name);
     const amount = byDay.get(day)?.amounts[index];
@@ -198,9 +220,24 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const interaction: ChartInteraction = {
     segments,
     selectedDay,
+    tabStop,
     describe: (day, name) => `${byDay.get(day)?.label ?? day} ${name} ${amountOf(day, name)}`,
     toggle: onToggleDay,
     clear: onClearDay,
+    press: (key, at) => {
+      const action = chartKeyAction(key, at, drawn);
+      const day = days[at.day]?.day;
+      if (action?.type === 'toggle' && day !== undefined) onToggleDay(day);
+      else if (action?.type === 'clear') onClearDay();
+      // Every bar is drawn, only its tabindex roves: the target is there to focus now.
+      else if (action?.type === 'focus') ref.current?.querySelector<SVGRectElement>(`[data-bar="${barKey(action.cell)}"]`)?.focus();
+      return action !== null;
+    },
+    focused: (cell) => {
+      const day = days[cell.day]?.day;
+      const name = series[cell.series]?.name;
+      if (day !== undefined && name !== undefined) setFocus({ day, series: name });
+    },
     show: setTip,
     hide: () => setTip(null),
   };
@@ -222,13 +259,14 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
             margin={margin}
             padding={days.length > 45 ? 0.15 : 0.25}
             colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
-              layers={layers}
+            layers={layers}
             enableLabel={false}
             isInteractive={false}
             animate={false}
             theme={theme}
             role="group"
             ariaLabel={label}
+            ariaDescribedBy={hintId}
             valueScale={{ type: 'linear', min, max, nice: true }}
             gridYValues={5}
             axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
@@ -236,6 +274,9 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
           />
         </ChartContext>
       )}
+      <p id={hintId} className="visually-hidden">
+        {CHART_KEYS_HINT}
+      </p>
       {isEmpty && <p className="daily-chart__empty">No amounts in this period.</p>}
       {tip && tipDay && (
         <div

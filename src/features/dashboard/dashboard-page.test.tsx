@@ -397,18 +397,24 @@ describe('a dashboard left open past midnight', () => {
     renderDashboard(recording);
     await waitForData();
     const before = midnight.minus({ days: 31 }).toMillis();
-    expect(paymentStarts(urls)).toEqual([before]);
+    // Once a range's figures show, its previous period (the 31 days before it) is asked for too.
+    const beforePrevious = midnight.minus({ days: 62 }).toMillis();
+    await waitFor(() => expect(paymentStarts(urls)).toEqual([before, beforePrevious]));
+    // The page settled: the stat boxes show their change against it.
+    expect((await screen.findAllByText(/ on the previous period$/)).length).toBeGreaterThan(0);
 
     vi.setSystemTime(midnight.plus({ seconds: 30 }).toMillis());
     server.clock.set(Date.now());
     await settle();
-    expect(paymentStarts(urls), 'nothing moves before the page is used or seen again').toEqual([before]);
+    expect(paymentStarts(urls), 'nothing moves before the page is used or seen again').toEqual([before, beforePrevious]);
 
     act(() => {
       wake();
     });
 
-    await waitFor(() => expect(paymentStarts(urls)).toEqual([before, midnight.minus({ days: 30 }).toMillis()]));
+    await waitFor(() =>
+      expect(paymentStarts(urls)).toEqual([before, beforePrevious, midnight.minus({ days: 30 }).toMillis(), midnight.minus({ days: 61 }).toMillis()]),
+    );
     await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument(), { timeout: 5000 });
     expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })));
   });

@@ -8,8 +8,9 @@
 // (use-view-url.ts): a dashboard starts in the URL's view; when the affiliate changed with the URL
 // as it was (the header's 'View as Affiliate' on /) or to a URL without a query (the Dashboard
 // tab), it starts where the last one was after AFFILIATE.CHANGED: the same range and chart mode,
-// no day, and the URL follows. While another range or day loads, the
-// view's last dashboard stays on screen.
+// no day, and the URL follows. While another range or day loads, the view's last dashboard stays
+// on screen. Once a range's figures are on screen, its previous period is loaded for each stat
+// box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
@@ -28,12 +29,13 @@ import {
 } from '../../../machines/dashboard.ts';
 import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
+import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useApiScope, useAuthSelector, useSession } from '../../app/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
-import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
+import { dateRange, parseDay, toQuery, type DateRange } from '../../domain/dates.ts';
 import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
@@ -130,6 +132,18 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const current = derived.dashboard;
   const dashboard = current ?? derived.last;
 
+  // The range whose figures are on screen (the last one's stay while the next loads); only then
+  // is its previous period asked for, to show each stat box's change.
+  const [shownRange, setShownRange] = useState<DateRange | null>(null);
+  if (current !== null && shownRange !== range) setShownRange(range);
+  const changes = useStatChanges(data, {
+    range: shownRange,
+    stats: dashboard?.stats ?? null,
+    affiliates: affiliates.data,
+    affiliateFilter: affiliateId,
+    impersonated: scope.impersonated,
+  });
+
   // The first error among affiliates, payment events and fees shows, once no retry is coming
   // for it: while the first failure is retried, the page waits.
   const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
@@ -178,7 +192,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               </div>
             )}
             <section aria-label="Summary">
-              <SummaryGrid stats={dashboard.stats} currency={env.currency} />
+              <SummaryGrid stats={dashboard.stats} changes={changes} currency={env.currency} />
             </section>
             <ChartPanel
               dashboard={dashboard}

@@ -1,32 +1,64 @@
 // The summary grid: a <dl>, each stat box a <div> with a <dt> label and a <dd> value. With platform
 // sales the first two boxes count direct sales only and two platform boxes follow.
+// Below the value, once known, the change against the previous period (docs/product-rules.md):
+// an arrow and the percentage for the eye, the words for screen readers. It sits outside the
+// <dd>, which keeps only the value, as a <p role="definition"> (a definition list's group may
+// hold only terms and definitions).
 import type { DashboardStats } from '../../domain/dashboard-model.ts';
+import type { Change, ChangeStat, StatChanges } from '../../domain/period-change.ts';
 import { formatMoney } from '../../domain/money.ts';
 
 const counts = new Intl.NumberFormat();
 
-export function SummaryGrid({ stats, currency }: { stats: DashboardStats; currency: string }) {
+const arrows: Record<Change['direction'], string> = { up: '▲ ', down: '▼ ', none: '' };
+
+/** What a screen reader says: 'up 12.4% on the previous period', 'no change on the previous period'. */
+export function changeText(change: Change): string {
+  return change.direction === 'none' ? 'no change on the previous period' : `${change.direction} ${change.percent}% on the previous period`;
+}
+
+function ChangeLine({ change }: { change: Change }) {
+  return (
+    <p className={`stat-change stat-change--${change.direction}`} role="definition">
+      <span aria-hidden="true">{`${arrows[change.direction]}${change.percent}%`}</span>
+      <span className="visually-hidden">{changeText(change)}</span>
+    </p>
+  );
+}
+
+interface Box {
+  stat: ChangeStat;
+  label: string;
+  value: string;
+  accent?: 'teal' | 'pink';
+}
+
+export function SummaryGrid({ stats, changes = null, currency }: { stats: DashboardStats; changes?: StatChanges | null; currency: string }) {
   const platform = stats.hasPlatformSales;
-  const boxes = [
-    { label: platform ? 'Number of Direct Sales' : 'Number of Sales', value: counts.format(stats.numberOfSales) },
-    { label: platform ? 'Total Direct Sales' : 'Total Sales', value: formatMoney(stats.totalSales, currency) },
-    { label: 'Referral Fees', value: formatMoney(stats.referralFees, currency), accent: 'teal' },
-    { label: 'Connection Fees', value: formatMoney(stats.connectionFees, currency), accent: 'pink' },
+  const boxes: Box[] = [
+    { stat: 'numberOfSales', label: platform ? 'Number of Direct Sales' : 'Number of Sales', value: counts.format(stats.numberOfSales) },
+    { stat: 'totalSales', label: platform ? 'Total Direct Sales' : 'Total Sales', value: formatMoney(stats.totalSales, currency) },
+    { stat: 'referralFees', label: 'Referral Fees', value: formatMoney(stats.referralFees, currency), accent: 'teal' },
+    { stat: 'connectionFees', label: 'Connection Fees', value: formatMoney(stats.connectionFees, currency), accent: 'pink' },
     ...(platform
-      ? [
-          { label: 'Number of Platform Sales', value: counts.format(stats.numberOfPlatformSales) },
-          { label: 'Platform Sales', value: formatMoney(stats.platformSales, currency), accent: 'pink' },
-        ]
+      ? ([
+          { stat: 'numberOfPlatformSales', label: 'Number of Platform Sales', value: counts.format(stats.numberOfPlatformSales) },
+          { stat: 'platformSales', label: 'Platform Sales', value: formatMoney(stats.platformSales, currency), accent: 'pink' },
+        ] satisfies Box[])
       : []),
   ];
   return (
     <dl className={`summary-grid summary-grid--${boxes.length}`}>
-      {boxes.map((box) => (
-        <div key={box.label} className={`stat${box.accent ? ` stat--${box.accent}` : ''}`}>
-          <dt className="stat__label">{box.label}</dt>
-          <dd className="stat__value">{box.value}</dd>
-        </div>
-      ))}
+      {boxes.map((box) => {
+        const change = changes?.[box.stat] ?? null;
+        return (
+          <div key={box.label} className={`stat${box.accent ? ` stat--${box.accent}` : ''}`}>
+            <dt className="stat__label">{box.label}</dt>
+            <dd className="stat__value">{box.value}</dd>
+            {change && <ChangeLine change={change} />}
+          </div>
+        );
+      })}
     </dl>
   );
 }

@@ -1,0 +1,44 @@
+// Change against the previous period (see docs/product-rules.md, Change against the previous
+// period): each stat box's figure against the same figure of the previous period, as a
+// percentage of the previous figure with one decimal. Money figures are compared as shown (2
+// decimals, half to even), so the percentage follows from the two values a user can see; the
+// percentage itself is rounded once, half to even, by bignumber.js. Nothing when the previous
+// figure is zero.
+import BigNumber from 'bignumber.js';
+import type { DashboardStats } from './dashboard-model.ts';
+import type { Money } from './money.ts';
+
+/** One decimal, rounded half to even in a single step (exact: bignumber.js divides to the rounding). */
+const Percent = BigNumber.clone({ DECIMAL_PLACES: 1, ROUNDING_MODE: BigNumber.ROUND_HALF_EVEN });
+
+export type ChangeDirection = 'up' | 'down' | 'none';
+
+export interface Change {
+  /** 'none' when the rounded percentage is 0.0. */
+  direction: ChangeDirection;
+  /** The percentage's magnitude, one decimal: '12.4', '1,250.0'. */
+  percent: string;
+}
+
+/** The stat boxes that show a change. */
+export const CHANGE_STATS = ['numberOfSales', 'totalSales', 'referralFees', 'connectionFees', 'numberOfPlatformSales', 'platformSales'] as const;
+export type ChangeStat = (typeof CHANGE_STATS)[number];
+
+/** Each stat box's change; null where the previous figure is zero. */
+export type StatChanges = Record<ChangeStat, Change | null>;
+
+const figure = (value: number | Money) => new Percent(typeof value === 'number' ? value : value.display);
+
+/** (current - previous) / |previous| x 100 at one decimal; null when previous is zero. */
+export function periodChange(current: number | Money, previous: number | Money): Change | null {
+  const before = figure(previous);
+  if (before.isZero()) return null;
+  const percent = figure(current).minus(before).times(100).div(before.abs());
+  if (percent.isZero()) return { direction: 'none', percent: '0.0' };
+  return { direction: percent.isPositive() ? 'up' : 'down', percent: percent.abs().toFormat(1) };
+}
+
+/** The change of every stat box between the range's figures and the previous period's. */
+export function statChanges(current: DashboardStats, previous: DashboardStats): StatChanges {
+  return Object.fromEntries(CHANGE_STATS.map((stat) => [stat, periodChange(current[stat], previous[stat])])) as StatChanges;
+}

@@ -1,0 +1,232 @@
+// The stat boxes' change against the previous period (docs/product-rules.md), on the real Sales
+// Dashboard against the reference server in process: the expected changes come from the database
+// rows (tests/utils/dashboard-rows.ts) and a percentage computed here with bignumber.js.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import BigNumber from 'bignumber.js';
+import type { DateTime } from 'luxon';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
+import {
+  addRecentRows,
+  daysAgo,
+  expectedFigures,
+  insertConnectionFee,
+  insertSale,
+  shownStats,
+  statBoxes,
+  today,
+  type ExpectedFigures,
+} from '../../../tests/utils/dashboard-rows.ts';
+import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderWithSession } from '../../../tests/utils/render-session.tsx';
+
+const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
+const childScope = { affiliates: ['C1'], connected: [] };
+
+/** Sales of the 31 days before the last 30 days, one of them a millisecond before the range. */
+function addPreviousRows(server: TestServer) {
+  const db = server.db;
+  insertSale(db, { id: 2001, created: daysAgo(35), amount: '200.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-2001', traveler: ['Gil', 'Ma'] });
+  insertSale(db, { id: 2002, created: daysAgo(45), amount: '150.00', affiliateId: 'C1', commissionPc: '0' });
+  insertSale(db, { id: 2003, created: daysAgo(50), amount: '33.00', affiliateId: 'C1', commissionPc: '5' });
+  insertSale(db, { id: 2004, created: today().minus({ days: 30, milliseconds: 1 }), amount: '10.00', affiliateId: 'P1', commissionPc: '10' });
+  // At the range's first instant: this one belongs to the last 30 days.
+  insertSale(db, { id: 2005, created: today().minus({ days: 30 }), amount: '20.00', affiliateId: 'P1', commissionPc: '10' });
+  insertConnectionFee(db, { id: 2003, created: daysAgo(50), amount: '33.00', affiliateId: 'C1', feePc: null, feeAmount: '4.00' });
+}
+
+async function signedIn(username: FixtureUserName, rows: (server: TestServer) => void = addPreviousRows) {
+  const server = createTestServer({ now: Date.now() });
+  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  addRecentRows(server.db);
+  rows(server);
+  const user = fixtures.users[username];
+  const pair = await signIn(server, user.username, user.password);
+  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
+  return server;
+}
+
+/** Whether a call's range ends at `time` (compared as instants: the query has the offset the browser gives). */
+const endsAt = (url: URL, time: DateTime) => Date.parse(url.searchParams.get('end') ?? '') === time.toMillis();
+const isDated = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
+
+/**
+ * The server with every dated call recorded; the calls whose range `held` picks wait until
+ * released.
+ */
+function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
+  const urls: URL[] = [];
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
+    urls.push(url);
+    if (isDated(url) && held(url)) await gate;
+    return server.fetch(input, init);
+  };
+  return { server: { ...server, fetch }, urls, release };
+}
+
+function renderDashboard(server: TestServer, path = '/') {
+  const location = memoryLocation({ path, record: true });
+  return renderWithSession(
+    <Router hook={location.hook}>
+      <DashboardRoutes />
+    </Router>,
+    { server },
+  );
+}
+
+const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
+/** 31 days ending where the last 30 days (with today) start. */
+const before30 = () => ({ start: today().minus({ days: 61 }), end: today().minus({ days: 30 }) });
+
+/** The change as a user sees and hears it, computed straight from the two periods' figures. */
+function expectedChange(current: number | string, previous: number | string): { shown: string; spoken: string } | null {
+  const before = new BigNumber(previous);
+  if (before.isZero()) return null;
+  const percent = new BigNumber(current).minus(before).div(before.abs()).times(100).decimalPlaces(1, BigNumber.ROUND_HALF_EVEN);
+  if (percent.isZero()) return { shown: '0.0%', spoken: 'no change on the previous period' };
+  const magnitude = percent.abs().toFormat(1);
+  return percent.isPositive()
+    ? { shown: `▲ ${magnitude}%`, spoken: `up ${magnitude}% on the previous period` }
+    : { shown: `▼ ${magnitude}%`, spoken: `down ${magnitude}% on the previous period` };
+}
+
+/** Each stat box's expected change, by its label; boxes without one are left out. */
+function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
+  const labels = Object.keys(statBoxes(current));
+  const stats = ['numberOfSales', 'totalSales', 'referralFees', 'connectionFees', 'numberOfPlatformSales', 'platformSales'] as const;
+  return Object.fromEntries(
+    labels.flatMap((label, index) => {
+      const stat = stats[index]!;
+      const change = expectedChange(current[stat], previous[stat]);
+      return change ? [[label, change]] : [];
+    }),
+  );
+}
+
+/** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
+function shownChanges(): Record<string, { shown: string; spoken: string }> {
+  const summary = screen.getByRole('region', { name: 'Summary' });
+  return Object.fromEntries(
+    within(summary)
+      .getAllByRole('term')
+      .flatMap((term) => {
+        const line = term.parentElement!.querySelector('p');
+        if (!line) return [];
+        expect(line).toHaveAttribute('role', 'definition');
+        const eye = line.querySelector('[aria-hidden="true"]');
+        const words = [...line.children].filter((child) => child.getAttribute('aria-hidden') !== 'true');
+        return [[term.textContent, { shown: eye?.textContent ?? '', spoken: words.map((child) => child.textContent).join('') }]];
+      }),
+  );
+}
+
+const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('change against the previous period', () => {
+  it('shows each stat box’s change against the 31 days before the last 30 days, outside the box’s <dd>', async () => {
+    const server = await signedIn('parent');
+    renderDashboard(server);
+    await waitForFigures();
+
+    const current = expectedFigures(server.db, { ...parentScope, ...last30() });
+    const previous = expectedFigures(server.db, { ...parentScope, ...before30() });
+    const expected = expectedChanges(current, previous);
+    // Both periods have figures, and some rise while others fall.
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(4);
+    expect(Object.values(expected).map((change) => change.spoken.split(' ')[0])).toEqual(expect.arrayContaining(['up', 'down']));
+
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+    // The <dd> keeps only the value.
+    expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(current));
+  });
+
+  it('shows no change where the previous period’s figure is zero', async () => {
+    // No sales at all before the last 30 days.
+    const server = await signedIn('child', () => {});
+    const { server: recording, urls } = steered(server);
+    renderDashboard(recording);
+    await waitForFigures();
+    const previous = before30();
+    await waitFor(() => expect(urls.some((url) => endsAt(url, previous.end))).toBe(true));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+
+    expect(expectedFigures(server.db, { ...childScope, ...previous }).numberOfSales).toBe(0);
+    expect(shownChanges()).toEqual({});
+  });
+
+  it('asks for the previous period only once the figures are on screen, and never holds them up', async () => {
+    const server = await signedIn('parent');
+    const start = last30().start;
+    const { server: held, urls, release } = steered(server, (url) => endsAt(url, start));
+    renderDashboard(held);
+    await waitForFigures();
+
+    const asked = () => urls.filter(isDated).map((url) => ({ path: url.pathname, previous: endsAt(url, start) }));
+    // The figures are there while the previous period's calls wait; they went out after the range's.
+    expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })));
+    await waitFor(() => expect(asked().filter((call) => call.previous)).toHaveLength(2));
+    expect(asked().map((call) => call.previous)).toEqual([false, false, true, true]);
+    expect(shownChanges()).toEqual({});
+
+    release();
+    const expected = expectedChanges(
+      expectedFigures(server.db, { ...parentScope, ...last30() }),
+      expectedFigures(server.db, { ...parentScope, ...before30() }),
+    );
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+
+  it("compares the route's affiliate with its own previous period", async () => {
+    const server = await signedIn('parent');
+    renderDashboard(server, '/affiliate/C1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await waitForFigures();
+
+    const expected = expectedChanges(expectedFigures(server.db, { ...childScope, ...last30() }), expectedFigures(server.db, { ...childScope, ...before30() }));
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+
+  it("asks for the previous period as the affiliate viewed as, when a superuser views the portal as one", async () => {
+    const server = await signedIn('admin');
+    const { server: recording, urls } = steered(server);
+    const { session } = renderDashboard(recording);
+    await waitForFigures();
+    act(() => session.impersonation.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+
+    const expected = expectedChanges(expectedFigures(server.db, { ...childScope, ...last30() }), expectedFigures(server.db, { ...childScope, ...before30() }));
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+    const previousCalls = urls.filter((url) => isDated(url) && endsAt(url, last30().start));
+    expect(previousCalls.filter((url) => url.searchParams.get('impersonate_affiliate') === 'C1')).toHaveLength(2);
+  });
+
+  it('follows the date range: a month against as many days before its first', async () => {
+    const month = { start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') };
+    const days = Math.round(month.end.diff(month.start, 'days').days);
+    const before: { start: DateTime; end: DateTime } = { start: month.start.minus({ days }), end: month.start };
+    const server = await signedIn('parent', (test) => {
+      addPreviousRows(test);
+      insertSale(test.db, { id: 3001, created: before.start.plus({ days: 2, hours: 12 }), amount: '500.00', affiliateId: 'P1', commissionPc: '10' });
+    });
+    const { user } = renderDashboard(server);
+    await waitForFigures();
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+
+    const expected = expectedChanges(expectedFigures(server.db, { ...parentScope, ...month }), expectedFigures(server.db, { ...parentScope, ...before }));
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    await waitFor(() => expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...month }))));
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+});

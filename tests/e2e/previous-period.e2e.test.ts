@@ -1,0 +1,221 @@
+// The stat boxes' change against the previous period in a real Chromium, against the built portal
+// and the reference server with fresh demo data, signed in as globetrotter (Globetrotter Travel,
+// parent of AFF-110 and AFF-120) in a zone far from UTC: each box's change, shown and read out, as
+// computed here straight from the database rows of both periods (docs/product-rules.md, Dashboard
+// figures and Change against the previous period); the previous period asked for after the
+// range's own calls; axe clean.
+import BigNumber from 'bignumber.js';
+import { DateTime } from 'luxon';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { checkScreen } from './checks.ts';
+import { startPortal, type Portal } from './portal.ts';
+import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step } from './session.ts';
+
+const ZONE = 'Pacific/Auckland';
+const SCREEN = 'dashboard (previous period)';
+/** What globetrotter sees on /: its own and its children's sales; the fees of its children's. */
+const SCOPE = { affiliates: ['AFF-100', 'AFF-110', 'AFF-120'], connected: ['AFF-110', 'AFF-120'] };
+
+let browser: Browser;
+let portal: Portal;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  page = undefined;
+});
+
+// --- The figures, straight from the rows --------------------------------------------------------
+
+interface Period {
+  start: DateTime;
+  end: DateTime;
+}
+
+interface Figures {
+  numberOfSales: BigNumber;
+  totalSales: BigNumber;
+  referralFees: BigNumber;
+  connectionFees: BigNumber;
+  numberOfPlatformSales: BigNumber;
+  platformSales: BigNumber;
+}
+
+const HALF_EVEN = BigNumber.ROUND_HALF_EVEN;
+const six = (value: BigNumber) => value.decimalPlaces(6, HALF_EVEN);
+const two = (value: BigNumber) => value.decimalPlaces(2, HALF_EVEN);
+const decimal = (text: string | null) => new BigNumber(text ?? 0);
+
+/** The stat boxes' figures of [start, end), money rounded to 2 decimals as the boxes show it. */
+function figures({ start, end }: Period): Figures {
+  const rows = <T>(table: string, ids: string[]) =>
+    portal.db
+      .prepare(`SELECT * FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${ids.map(() => '?').join(', ')})`)
+      .all(start.toUTC().toISO(), end.toUTC().toISO(), ...ids) as T[];
+  const events = rows<{ id: number; amount: string | null; commission_pc: string | null }>('payment_events', SCOPE.affiliates);
+  const fees = rows<{ id: number; amount: string | null; connection_fee_pc: string | null; connection_fee_amount: string | null }>('connection_fees', SCOPE.connected);
+  const commission = (event: (typeof events)[number]) => six(decimal(event.amount).times(decimal(event.commission_pc)).div(100));
+  const direct = events.filter((event) => !commission(event).isZero());
+  const platform = events.filter((event) => commission(event).isZero());
+  const fee = (item: (typeof fees)[number]) =>
+    item.connection_fee_amount !== null
+      ? decimal(item.connection_fee_amount)
+      : item.amount !== null && item.connection_fee_pc !== null
+        ? six(decimal(item.amount).times(item.connection_fee_pc).div(100))
+        : new BigNumber(0);
+  const sales = new Map<number, BigNumber>();
+  for (const event of direct) if (!sales.has(event.id)) sales.set(event.id, decimal(event.amount));
+  for (const item of fees) if (!sales.has(item.id)) sales.set(item.id, decimal(item.amount));
+  const sum = (values: BigNumber[]) => values.reduce((total, value) => total.plus(value), new BigNumber(0));
+  return {
+    numberOfSales: new BigNumber(sales.size),
+    totalSales: two(sum([...sales.values()])),
+    referralFees: two(sum(direct.map(commission))),
+    connectionFees: two(sum(fees.map(fee))),
+    numberOfPlatformSales: new BigNumber(platform.length),
+    platformSales: two(sum(platform.map((event) => decimal(event.amount)))),
+  };
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const count = new Intl.NumberFormat('en-US');
+
+interface Box {
+  label: string;
+  value: string;
+  /** The change line: what the eye sees and what a screen reader reads; null when there is none. */
+  change: { shown: string; spoken: string } | null;
+}
+
+/** The stat boxes the two periods call for. */
+function expectedBoxes(current: Figures, previous: Figures): Box[] {
+  const platform = current.numberOfPlatformSales.gt(0);
+  const change = (now: BigNumber, before: BigNumber) => {
+    if (before.isZero()) return null;
+    // (current - previous) / |previous| x 100, to one decimal, half to even.
+    const percent = now.minus(before).times(100).div(before.abs()).decimalPlaces(1, HALF_EVEN);
+    if (percent.isZero()) return { shown: '0.0%', spoken: 'no change on the previous period' };
+    const magnitude = percent.abs().toFormat(1);
+    return percent.gt(0)
+      ? { shown: `▲ ${magnitude}%`, spoken: `up ${magnitude}% on the previous period` }
+      : { shown: `▼ ${magnitude}%`, spoken: `down ${magnitude}% on the previous period` };
+  };
+  const box = (label: string, stat: keyof Figures, money: boolean): Box => ({
+    label,
+    value: money ? usd.format(current[stat].toFixed(2) as Intl.StringNumericLiteral) : count.format(current[stat].toNumber()),
+    change: change(current[stat], previous[stat]),
+  });
+  return [
+    box(platform ? 'Number of Direct Sales' : 'Number of Sales', 'numberOfSales', false),
+    box(platform ? 'Total Direct Sales' : 'Total Sales', 'totalSales', true),
+    box('Referral Fees', 'referralFees', true),
+    box('Connection Fees', 'connectionFees', true),
+    ...(platform ? [box('Number of Platform Sales', 'numberOfPlatformSales', false), box('Platform Sales', 'platformSales', true)] : []),
+  ];
+}
+
+/** As many days as the range, ending where it starts. */
+function previousOf(range: Period): Period {
+  const days = Math.round(range.end.diff(range.start, 'days').days);
+  return { start: range.start.minus({ days }).startOf('day'), end: range.start };
+}
+
+const today = () => DateTime.now().setZone(ZONE).startOf('day');
+
+// --- What the page shows ------------------------------------------------------------------------
+
+const summary = (p: Page) => p.getByRole('region', { name: 'Summary' });
+
+/** The stat boxes: label, the <dd>'s value, and the change line's visible and screen-reader text. */
+function shownBoxes(p: Page): Promise<Box[]> {
+  return summary(p)
+    .locator('dl > div')
+    .evaluateAll((groups) =>
+      groups.map((group) => {
+        const line = group.querySelector('p.stat-change');
+        const eye = line?.querySelector('[aria-hidden="true"]');
+        const words = line ? [...line.children].filter((child) => child.getAttribute('aria-hidden') !== 'true') : [];
+        return {
+          label: group.querySelector('dt')?.textContent ?? '',
+          value: group.querySelector('dd')?.textContent ?? '',
+          change: line ? { shown: eye?.textContent ?? '', spoken: words.map((child) => child.textContent).join('') } : null,
+        };
+      }),
+    );
+}
+
+async function openDashboard(): Promise<Page> {
+  page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } });
+  return page;
+}
+
+/** Waits until the page shows the boxes the range and its previous period call for. */
+async function boxesShown(p: Page, range: Period, label: string): Promise<Box[]> {
+  const expected = expectedBoxes(figures(range), figures(previousOf(range)));
+  await step(p, SCREEN, `the stat boxes of ${label} with their change against the previous period`, () =>
+    poll(
+      `the boxes of ${label}`,
+      async () => {
+        const shown = await shownBoxes(p);
+        return JSON.stringify(shown) === JSON.stringify(expected) ? shown : undefined;
+      },
+      15_000,
+    ).catch(async (error: unknown) => {
+      // Say what differs.
+      expect(await shownBoxes(p)).toEqual(expected);
+      throw error;
+    }),
+  );
+  return expected;
+}
+
+describe('change against the previous period', () => {
+  it('shows each stat box’s change against the 31 days before the last 30 days, in words for screen readers, axe clean', async () => {
+    const p = await openDashboard();
+    const log = recordApiRequests(p);
+    // Load the portal anew (a fresh cache), so that the first calls are seen.
+    await p.goto(`${portal.url}${entryPath('/')}`);
+    const range = { start: today().minus({ days: 30 }), end: today().plus({ days: 1 }).startOf('day') };
+    const expected = await boxesShown(p, range, 'Last 30 days');
+    await step(p, SCREEN, 'the demo data has a change in most boxes', () => {
+      expect(expected.filter((box) => box.change !== null).length).toBeGreaterThanOrEqual(3);
+      return Promise.resolve();
+    });
+
+    // What a screen reader meets: the change as a definition of the box, its arrow hidden.
+    const first = expected.find((box) => box.change !== null)!;
+    await expectVisible(p, SCREEN, summary(p).getByRole('definition').filter({ hasText: first.change!.spoken }), `the words '${first.change!.spoken}'`);
+
+    await step(p, SCREEN, "the previous period's calls after the range's, with its start and end", () =>
+      poll('the calls of both periods', () => {
+        const previous = previousOf(range);
+        const dated = log.filter((request) => ['payment_events/', 'connection_fees/'].includes(request.path));
+        const at = (request: (typeof dated)[number]) => [request.url.searchParams.get('start'), request.url.searchParams.get('end')].map((iso) => Date.parse(iso ?? ''));
+        const isRange = (request: (typeof dated)[number]) => at(request)[0] === range.start.toMillis() && at(request)[1] === range.end.toMillis();
+        const isPrevious = (request: (typeof dated)[number]) => at(request)[0] === previous.start.toMillis() && at(request)[1] === previous.end.toMillis();
+        if (dated.filter(isPrevious).length < 2) return undefined;
+        expect(dated.map((request) => (isRange(request) ? 'range' : isPrevious(request) ? 'previous' : 'other'))).toEqual(['range', 'range', 'previous', 'previous']);
+        return true;
+      }),
+    );
+    await checkScreen(p, 'dashboard-previous-period');
+  });
+
+  it('compares Previous Month with as many days before its first', async () => {
+    const p = await openDashboard();
+    await expectVisible(p, SCREEN, summary(p).locator('dd').first(), 'the stat boxes', 15_000);
+    await p.getByLabel('Date range').selectOption({ label: 'Previous Month' });
+    const thisMonth = today().startOf('month');
+    await boxesShown(p, { start: thisMonth.minus({ months: 1 }).startOf('month'), end: thisMonth }, 'Previous Month');
+  });
+});
