@@ -60,6 +60,10 @@ export default defineConfig(({ mode }) => ({
           ],
           exclude: ['**/node_modules/**', '**/.git/**', 'tests/e2e/**'],
           setupFiles: ['tests/setup.ts'],
+          globalSetup: ['tests/utils/fixture-hashes.global.ts'],
+          // Pages signed in against the in-process server (scrypt at its real cost) and lazy
+          // screens transformed on first import: seconds on a loaded machine (tests/setup.ts).
+          testTimeout: 15_000,
         },
       },
       {
@@ -68,6 +72,7 @@ export default defineConfig(({ mode }) => ({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          globalSetup: ['tests/utils/fixture-hashes.global.ts'],
         },
       },
       {
@@ -76,7 +81,7 @@ export default defineConfig(({ mode }) => ({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.e2e.test.ts'],
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts', 'tests/utils/fixture-hashes.global.ts'],
           setupFiles: ['tests/e2e/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

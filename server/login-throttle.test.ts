@@ -3,10 +3,14 @@
 // out the owner from elsewhere) and per address across accounts; successful sign-ins are
 // limited per account; concurrent requests cannot outrun a limit; the client address comes from
 // X-Forwarded-For only behind a trusted proxy.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenPairSchema } from '../src/api/schemas.ts';
 import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
 import { addFixtures, createTestServer, totpCode, type Fixtures, type FixtureUserName, type TestServer } from '../tests/utils/api-server.ts';
+
+// Each sign-in checks a password at scrypt's real cost (tens of milliseconds, hundreds on a loaded
+// machine), up to 53 in one test: these tests count answers, not time.
+vi.setConfig({ testTimeout: 60_000 });
 
 const MINUTE = 60_000;
 const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds\.$/;

@@ -2,11 +2,15 @@
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import * as z from 'zod/mini';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { policySchema } from '../src/api/schemas.ts';
 import { getMeta, openDatabase, type Db } from './db.ts';
 import { verifyPassword } from './passwords.ts';
 import { createInvite, DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD, ensureDemoData } from './seed.ts';
+
+// Most tests seed 14 months, some two or three times: seconds of wall time on a loaded machine.
+// What they check is the rows (the speed test holds CPU time to its own bound).
+vi.setConfig({ testTimeout: 30_000 });
 
 const ZONE = 'America/New_York'; // not the test machine's zone, and with DST changes in the range
 const TODAY = DateTime.fromObject({ year: 2026, month: 11, day: 22, hour: 14, minute: 30 }, { zone: ZONE });
@@ -179,9 +183,11 @@ describe('payment events and connection fees', () => {
   });
 
   it('seeds 14 months in well under a second', () => {
-    const started = performance.now();
+    // The process's CPU time, not the wall clock: on a shared machine other processes' turns count there.
+    const started = process.cpuUsage();
     seeded();
-    expect(performance.now() - started).toBeLessThan(1000);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(1000);
   });
 });
 

@@ -1,9 +1,11 @@
 // @vitest-environment node
-// The in-process test server of tests/utils/api-server.ts: its fetch, the demo outbox, and
-// signing in twice within one TOTP step.
-import { describe, expect, it } from 'vitest';
+// The in-process test server of tests/utils/api-server.ts: its fetch, the demo outbox, signing
+// in twice within one TOTP step, and the fixture password hashes made once per run.
+import { describe, expect, inject, it } from 'vitest';
 import { claimsOf, useContractApi } from '../tests/utils/api-contract.ts';
 import { addFixtures, API, createTestServer, signIn } from '../tests/utils/api-server.ts';
+import { fixturePassword, fixtureUserNames } from '../tests/utils/fixture-passwords.ts';
+import { verifyPassword } from './passwords.ts';
 
 const api = useContractApi();
 const { post, passwordPair, verifiedPair } = api;
@@ -33,5 +35,15 @@ describe('the test harness', () => {
     await verifiedPair('parent');
     const again = await verifiedPair('parent');
     expect(claimsOf(again.access).claims.is_2fa_verified).toBe(true);
+  });
+
+  it('stores the fixture password hashes the global set-up made for the run, and they verify', async () => {
+    const provided = inject('fixturePasswordHashes') ?? {};
+    for (const name of fixtureUserNames) {
+      const password = fixturePassword(name);
+      const stored = api.server.db.prepare('SELECT password_hash FROM users WHERE username = ?').get(name) as { password_hash: string };
+      expect(stored.password_hash, name).toBe(provided[password]);
+      expect(await verifyPassword(password, stored.password_hash), name).toBe(true);
+    }
   });
 });

@@ -3,9 +3,14 @@
 // that caused it. A test that expects one asserts it and then clears the spy:
 //   expect(console.error).toHaveBeenCalledWith(...); vi.mocked(console.error).mockClear();
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterEach, beforeEach, vi, type MockInstance } from 'vitest';
+
+// findBy* and waitFor wait for real work: a sign-in hashes a password at scrypt's real cost in the
+// in-process server, and a lazy screen is transformed on its first import. 1 s (the default) is
+// too little on a loaded machine; how long a screen takes is not what these tests check.
+configure({ asyncUtilTimeout: 5_000 });
 
 type ConsoleMethod = 'error' | 'warn';
 

@@ -15,7 +15,8 @@ import useSWR from 'swr';
 import useSWRImmutable from 'swr/immutable';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { StatChanges } from '../domain/period-change.ts';
-import type { CallContext, ChangeRequest, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type { CallContext, ChangeRequest, CsvRequest, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type { CsvFile } from '../workers/detail-csv.ts';
 import { opening } from '../workers/dashboard-opening.ts';
 import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
 import { unwrap, type Outcome } from '../workers/wire.ts';
@@ -24,7 +25,7 @@ import { errorText } from './client.ts';
 import { RELEASE } from './releasable.ts';
 import type { Range } from './sales.ts';
 
-export type { ChangeRequest, ListHandle, ListName, ViewRequest };
+export type { ChangeRequest, CsvFile, CsvRequest, ListHandle, ListName, ViewRequest };
 
 /** What the data calls need of the session. */
 export interface SessionCalls {
@@ -42,6 +43,7 @@ interface AsyncService {
   load(request: Parameters<DashboardService['load']>[0]): Promise<Outcome<ListHandle>>;
   view(request: ViewRequest): Promise<Outcome<Dashboard>>;
   change(request: ChangeRequest): Promise<Outcome<StatChanges>>;
+  csv(request: CsvRequest): Promise<Outcome<CsvFile>>;
   release(ids: number[]): unknown;
 }
 
@@ -79,6 +81,7 @@ function inWorker(): AsyncService {
     load: (request) => either<Outcome<ListHandle>>(() => remote.load(request), (service) => service.load(request)),
     view: (request) => either<Outcome<Dashboard>>(() => remote.view(request), (service) => service.view(request)),
     change: (request) => either<Outcome<StatChanges>>(() => remote.change(request), (service) => service.change(request)),
+    csv: (request) => either<Outcome<CsvFile>>(() => remote.csv(request), (service) => service.csv(request)),
     release: (ids) => either(() => remote.release(ids), (service) => Promise.resolve(service.release(ids))),
   };
 }
@@ -93,6 +96,8 @@ export interface DashboardData {
   view(request: ViewRequest): Promise<Dashboard>;
   /** Each stat box's change against the previous period, derived by the service. */
   change(request: ChangeRequest): Promise<StatChanges>;
+  /** A detail table's CSV file, written off the main thread where there is a worker. */
+  csv(request: CsvRequest): Promise<CsvFile>;
 }
 
 const VIEWS_KEPT = 16;
@@ -159,6 +164,7 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
     },
 
     change: async (request) => unwrap(await (await service()).change(request)),
+    csv: async (request) => unwrap(await (await service()).csv(request)),
   };
 }
 

@@ -17,6 +17,8 @@ export interface DashboardInput {
   selectedDay: string | null;
   /** IANA zone of the local days; defaults to the range's zone. */
   zone?: string;
+  /** Every Sales Details row, not only the newest 20 (the CSV export). */
+  allSalesDetails?: boolean;
 }
 
 export interface DashboardStats {
@@ -56,6 +58,8 @@ export interface SalesDetailsRow {
   key: string;
   /** The ISO date-time of the row's newest event. */
   created: string;
+  /** The row's local day, 'yyyy-MM-dd'. */
+  day: string;
   /** The Date column: 'Nov 5, 2026'. */
   date: string;
   policyNumber: string;

@@ -131,6 +131,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
     .map((row) => ({
       key: row.key,
       created: row.event.created,
+      day: row.day,
       date: tableDate(parseDay(row.day, zone)!),
       policyNumber: row.policyNumber,
       traveler: travelerText(row.event),
@@ -153,6 +154,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
   };
 
   const slots = days.map((day) => ({ day: dayKeyOf(day), label: dayLabel(day), date: tableDate(day) }));
+  const limited = selected === null && !input.allSalesDetails;
   return {
     stats: {
       numberOfSales: distinct.size,
@@ -176,8 +178,8 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
     })),
     salesDetails: {
       heading: tableHeading('Sales Details', heading),
-      rows: selected === null ? detailRows.slice(0, SALES_DETAILS_LIMIT) : detailRows,
-      truncated: selected === null && detailRows.length > SALES_DETAILS_LIMIT,
+      rows: limited ? detailRows.slice(0, SALES_DETAILS_LIMIT) : detailRows,
+      truncated: limited && detailRows.length > SALES_DETAILS_LIMIT,
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),

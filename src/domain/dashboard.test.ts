@@ -177,6 +177,7 @@ describe('deriveDashboard: Sales Details', () => {
         {
           key: '2026-11-02|P-1',
           created: '2026-11-02T12:00:00.5+01:00',
+          day: '2026-11-02',
           date: 'Nov 2, 2026',
           policyNumber: 'P-1',
           traveler: 'Ada Lovelace',
@@ -217,7 +218,15 @@ describe('deriveDashboard: Sales Details', () => {
     expect(third.heading).toBe('Sales Details for Nov 3, 2026');
     expect(third.rows).toHaveLength(12);
     expect(third.truncated).toBe(false);
-    expect(third.rows.every((row) => row.date === 'Nov 3, 2026')).toBe(true);
+    expect(third.rows.every((row) => row.date === 'Nov 3, 2026' && row.day === '2026-11-03')).toBe(true);
+  });
+
+  it('lists every row of the range, newest first, when all are asked for (the CSV export)', () => {
+    const { rows, truncated } = deriveDashboard({ ...input, events: many, fees: [], allSalesDetails: true }).salesDetails;
+    expect(rows).toHaveLength(25);
+    expect(truncated).toBe(false);
+    expect(rows.map((row) => row.policyNumber).slice(0, 3)).toEqual(['P-124', 'P-123', 'P-122']);
+    expect(rows.at(-1)!.policyNumber).toBe('P-100');
   });
 });
 
@@ -393,6 +402,21 @@ describe('deriveDashboard properties', () => {
         // Sales Details: every day's rows, newest first, start with the 20 rows shown without a day.
         const allRows = days.toReversed().flatMap((day) => day.salesDetails.rows);
         expect(whole.salesDetails.rows).toEqual(allRows.slice(0, 20));
+      }),
+      { numRuns: 60, interruptAfterTimeLimit: SHRINK_LIMIT_MS },
+    );
+  });
+
+  it("every Sales Details row (the CSV export) is every day's rows, newest first, as the reference has them", () => {
+    fc.assert(
+      fc.property(scenarioOf(true), (random) => {
+        const all = { ...random, selectedDay: null, allSalesDetails: true };
+        const { salesDetails } = deriveDashboard(all);
+        expect(salesDetails).toEqual(deriveDashboardReference(all).salesDetails);
+        expect(salesDetails.truncated).toBe(false);
+        const days = deriveDashboard(all).feesChart.map((slot) => deriveDashboard({ ...random, selectedDay: slot.day }).salesDetails.rows);
+        expect(salesDetails.rows).toEqual(days.toReversed().flat());
+        expect(salesDetails.rows.every((row) => row.key.startsWith(`${row.day}|`))).toBe(true);
       }),
       { numRuns: 60, interruptAfterTimeLimit: SHRINK_LIMIT_MS },
     );

@@ -170,7 +170,7 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
     })),
     salesDetails: {
       heading: tableHeading('Sales Details', heading),
-      ...salesDetailsRows(detailSlot, details, slots, selectedSlot === -2, detailEntry, dayDates),
+      ...salesDetailsRows(detailSlot, details, slots, selectedSlot === -2 && !input.allSalesDetails, detailEntry, index.keys, dayDates),
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),
@@ -213,6 +213,7 @@ function salesDetailsRows(
   slots: number,
   limited: boolean,
   entry: (candidate: number) => SalesDetailsEntry | null,
+  dayKeys: readonly string[],
   dayDates: readonly string[],
 ): { rows: SalesDetailsRow[]; truncated: boolean } {
   // Counting sort of the candidates by day, so that a day's entries are one contiguous run.
@@ -239,6 +240,7 @@ function salesDetailsRows(
       rows.push({
         key: row.key,
         created: row.created,
+        day: dayKeys[slot]!,
         date: dayDates[slot]!,
         policyNumber: row.policyNumber,
         traveler: travelerText(row.event),

@@ -18,7 +18,9 @@ import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashboard-model.ts';
 import { statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
+import type { DetailTableName } from '../domain/detail-columns.ts';
 import type { Answer, Expected } from './dashboard-start.ts';
+import { detailCsv, type CsvFile } from './detail-csv.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
 
 /** What a call goes out with: the v2 base URL, the session's access token, the affiliate viewed as. */
@@ -67,12 +69,18 @@ export interface ChangeRequest extends Omit<ViewRequest, 'selectedDay'> {
   current: DashboardStats;
 }
 
+/** A detail table's CSV export: every row of the view's range or selected day. */
+export interface CsvRequest extends ViewRequest {
+  table: DetailTableName;
+}
+
 export interface DashboardService {
   affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
   load(request: ListRequest): Promise<Outcome<ListHandle>>;
   view(request: ViewRequest): Outcome<Dashboard>;
   /** The change of each stat box against the previous period, derived as the range's figures are. */
   change(request: ChangeRequest): Outcome<StatChanges>;
+  csv(request: CsvRequest): Promise<Outcome<CsvFile>>;
   /** The cache no longer holds these lists. */
   release(ids: number[]): void;
   /** The main thread has made this call; its answer follows. */
@@ -195,9 +203,37 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     };
   }
 
+  /**
+   * A table's CSV file, derived from the same lists, range and zone as the view. The view's tables
+   * hold every row but for Sales Details without a selected day (the newest 20): that one is
+   * derived again with all of its rows.
+   */
+  const csvOf = (request: CsvRequest) =>
+    settle(() => {
+      const range = rangeOf(request.range);
+      const input = {
+        events: held<PaymentEvent[]>(request.events, 'payment_events'),
+        fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
+        affiliates: request.affiliates,
+        affiliateFilter: request.affiliateFilter,
+        range,
+        zone: request.range.zone,
+      };
+      const { selectedDay, table } = request;
+      let dashboard: Dashboard;
+      if (selectedDay === null && table === 'sales-details') {
+        dashboard = deriveDashboard({ ...input, selectedDay: null, allSalesDetails: true });
+      } else {
+        const overview = overviewOf(request, input);
+        dashboard = selectedDay === null ? overview.dashboard : withDay(overview, input, selectedDay);
+      }
+      return detailCsv(request.table, dashboard, range, request.selectedDay);
+    });
+
   return {
     affiliates: loadAffiliates,
     load: loadList,
+    csv: csvOf,
 
     view(request) {
       try {

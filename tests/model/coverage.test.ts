@@ -1,7 +1,7 @@
 // The generated paths (tests/model/*-paths.ts) must visit every state node and take every
 // transition of the machines, so that the model-based suite built on them checks all of the chart.
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { authMachine } from '../../machines/auth.ts';
 import { tokenRefreshMachine } from '../../machines/token-refresh.ts';
 import { authModel, authUnreachableTransitions } from './auth-paths.ts';
@@ -10,6 +10,10 @@ import { generatePaths, pathId, reachableVisit, type MachineModel } from './path
 import { tokenRefreshModel } from './token-refresh-paths.ts';
 
 const now = Date.now();
+// The machines' guards read Date.now() against the sample tokens minted from `now`: the clock
+// stands still for this file, which takes minutes on a loaded machine (a 5 minute token expired).
+vi.useFakeTimers({ toFake: ['Date'] });
+vi.setSystemTime(now);
 
 /** The snapshot the events lead to, by xstate's pure transition functions. */
 function replay(model: MachineModel, events: readonly EventObject[]): AnyMachineSnapshot {

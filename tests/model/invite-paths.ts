@@ -11,7 +11,7 @@ import { inviteRegistrationMachine, type InviteRegistrationEvent } from '../../m
 import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
 import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
 import { registrationMessages, type RegistrationForm } from '../../src/domain/registration.ts';
-import { makeTokenPair, partialClaims } from '../utils/tokens.ts';
+import { expiresIn, makeTokenPair, partialClaims } from '../utils/tokens.ts';
 import { withEverySampleSent } from './every-sample.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
@@ -60,11 +60,15 @@ const failed = (id: InviteInvokeId, error: ApiError, note: string): InviteErrorE
 /** A 400 as src/api/client.ts reports it: the generic text, the field errors on the error. */
 const badRequest = (body: Record<string, string[]>) => new ApiError(httpErrorText(400, 'Bad Request'), 'http', 400, body);
 
-export function inviteEvents(): InviteModelEvent[] {
+/**
+ * The samples; `now` (milliseconds) is the moment the registered token is minted from: the same
+ * `now` gives the same events, however long the tests take between two calls.
+ */
+export function inviteEvents(now: number = Date.now()): InviteModelEvent[] {
   const invite: Invite = { affiliate: { name: VALID_INVITE_AFFILIATE } };
   const registered: RegistrationResponse = {
     user: { username: completeForm.email },
-    tokens: makeTokenPair({ user_id: 6, username: completeForm.email, ...partialClaims(null) }, 'refresh-registered'),
+    tokens: makeTokenPair({ user_id: 6, username: completeForm.email, ...partialClaims(null), exp: expiresIn(600, now) }, 'refresh-registered'),
   };
   return [
     // The 'Join' form.
@@ -89,16 +93,16 @@ export function inviteEvents(): InviteModelEvent[] {
 }
 
 /** The model: the real machine, for an invite id, and the events above; the UI suite sends every sample. */
-export function inviteModel(): MachineModel {
+export function inviteModel(now: number = Date.now()): MachineModel {
   return {
     id: inviteRegistrationMachine.id,
     machine: inviteRegistrationMachine,
     input: { inviteId: 'invite-from-the-link' },
-    events: inviteEvents(),
+    events: inviteEvents(now),
     extraPaths: (generated) => withEverySampleSent(generated).slice(generated.paths.length),
   };
 }
 
-export function invitePaths(): ModelPaths {
-  return generatePaths(inviteModel());
+export function invitePaths(now: number = Date.now()): ModelPaths {
+  return generatePaths(inviteModel(now));
 }

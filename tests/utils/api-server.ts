@@ -9,7 +9,7 @@ import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
 import { openDatabase, type Db } from '../../server/db.ts';
 import type { OutboxMessage } from '../../server/mail.ts';
-import { hashPasswordSync } from '../../server/passwords.ts';
+import { fixturePassword, fixturePasswordHash } from './fixture-passwords.ts';
 
 export type { OutboxMessage };
 
@@ -145,17 +145,6 @@ export interface Fixtures {
 const PARENT_TOTP_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 const ADMIN_TOTP_SECRET = 'MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U';
 
-// scrypt is slow on purpose; the fixtures' passwords are hashed once per test run.
-const hashes = new Map<string, string>();
-function cachedHash(password: string): string {
-  let hash = hashes.get(password);
-  if (hash === undefined) {
-    hash = hashPasswordSync(password);
-    hashes.set(password, hash);
-  }
-  return hash;
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -183,8 +172,8 @@ export function addFixtures(db: Db, options: { now?: number } = {}): Fixtures {
     totpSecret: string | null = null,
   ): FixtureUser => {
     const email = `${username}@fixtures.example`;
-    const password = `${username}-password-1`;
-    const { lastInsertRowid } = insertUser.run(username, email, cachedHash(password), affiliateId, isSuperuser ? 1 : 0, method, totpSecret);
+    const password = fixturePassword(username);
+    const { lastInsertRowid } = insertUser.run(username, email, fixturePasswordHash(password), affiliateId, isSuperuser ? 1 : 0, method, totpSecret);
     return { id: Number(lastInsertRowid), username, email, password, affiliateId, isSuperuser, method, totpSecret };
   };
   const users: Record<FixtureUserName, FixtureUser> = {

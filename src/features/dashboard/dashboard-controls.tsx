@@ -1,6 +1,7 @@
 // The dashboard's selectors, native <select>s labelled 'Affiliate' and 'Date range': the
 // affiliate, hidden when one or no affiliate is available, and the date mode, with two date
-// inputs in custom mode. They only send what the user chose.
+// inputs in custom mode. They only send what the user chose. Beside the date mode, the time zone
+// the days are counted in ('Days in Europe/Berlin'): the browser's, for the chart, tables and CSV.
 import { useId } from 'react';
 import type { Affiliate } from '../../api/affiliates.ts';
 import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
@@ -46,9 +47,11 @@ export interface DateRangeControlsProps {
   onMode: (mode: DateMode) => void;
   onStart: (day: string) => void;
   onEnd: (day: string) => void;
+  /** IANA zone of the range's days. */
+  zone?: string;
 }
 
-export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd }: DateRangeControlsProps) {
+export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd, zone }: DateRangeControlsProps) {
   const id = useId();
   return (
     <>
@@ -56,6 +59,7 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
         <label htmlFor={`${id}-mode`}>Date range</label>
         <select
           id={`${id}-mode`}
+          aria-describedby={zone ? `${id}-zone` : undefined}
           value={mode}
           onChange={(event) => {
             if (isDateMode(event.target.value)) onMode(event.target.value);
@@ -68,6 +72,11 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
           ))}
         </select>
       </div>
+      {zone && (
+        <p id={`${id}-zone`} className="dashboard-zone">
+          {`Days in ${zone}`}
+        </p>
+      )}
       {mode === 'custom' && (
         <div className="dashboard-custom-range">
           <div className="field dashboard-field">

@@ -36,6 +36,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery, type DateRange } from '../../domain/dates.ts';
+import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
@@ -131,6 +132,11 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 
   const current = derived.dashboard;
   const dashboard = current ?? derived.last;
+  // The CSV files of the tables on screen, once they are the request's own.
+  const csv = useMemo(
+    () => (request !== null && current !== null ? (table: DetailTableName) => data.csv({ ...request, table }) : null),
+    [data, request, current],
+  );
 
   // The range whose figures are on screen (the last one's stay while the next loads); only then
   // is its previous period asked for, to show each stat box's change.
@@ -176,6 +182,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
             onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
             onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
             onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
+            zone={range.start.zoneName}
           />
         </div>
       </div>
@@ -203,7 +210,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
               onClearDay={() => send({ type: 'DAY.CLEAR' })}
             />
-            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} />
+            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} csv={csv} />
           </div>
         ))}
     </section>

@@ -4,9 +4,21 @@
 // A day may have thousands of sales, all of them listed ("with a day all shown"): such a table
 // gets its rows in steps, one task each, so that the page answers while they are added, and the
 // browser skips laying it out while it is off screen (content-visibility).
-import { startTransition, useEffect, useId, useState, type ReactNode } from 'react';
+// Each table has a 'Download CSV' button under its heading: every row of the range or the
+// selected day, with the same columns (detail-columns.ts), written off the main thread.
+import { startTransition, useEffect, useId, useState } from 'react';
 import { SALES_DETAILS_LIMIT, type Dashboard } from '../../domain/dashboard-model.ts';
+import {
+  CONNECTION_FEE_COLUMNS,
+  isNumeric,
+  PLATFORM_SALES_COLUMNS,
+  SALES_DETAILS_COLUMNS,
+  type Cell,
+  type DetailColumn,
+  type DetailTableName,
+} from '../../domain/detail-columns.ts';
 import { formatMoney } from '../../domain/money.ts';
+import { useCsvDownload, type CsvSource } from './use-csv-download.ts';
 
 /** Rows rendered at once, then added per step. */
 const FIRST_ROWS = 100;
@@ -31,26 +43,46 @@ function useRowsShown(rows: readonly unknown[]): number {
   return count;
 }
 
-interface Column {
-  title: string;
-  numeric?: boolean;
+/** A cell as the table shows it: days as 'Nov 5, 2026', amounts in the currency. */
+function cellText(cell: Cell, currency: string): string {
+  switch (cell.kind) {
+    case 'text':
+      return cell.text;
+    case 'date':
+      return cell.label;
+    case 'count':
+      return String(cell.count);
+    case 'money':
+      return formatMoney(cell.money, currency);
+  }
 }
 
-function DetailTable<Row>({
+/** Days stay on one line; counts and amounts are right-aligned. */
+const cellClass = (kind: Cell['kind']) => (kind === 'date' ? 'nowrap' : isNumeric(kind) ? 'numeric' : undefined);
+
+function DetailTable<Row extends { key: string }>({
+  name,
   heading,
   columns,
   rows,
-  row,
+  currency,
   empty,
   note,
+  onDownload,
+  preparing,
 }: {
+  name: DetailTableName;
   heading: string;
-  columns: Column[];
+  columns: readonly DetailColumn<Row>[];
   rows: readonly Row[];
-  row: (row: Row) => ReactNode;
+  currency: string;
   /** The empty state, shown as the table's only row. */
   empty: string;
   note?: string;
+  /** Downloads the table as CSV; null while the dashboard on screen is not the one asked for. */
+  onDownload: ((table: DetailTableName) => Promise<void>) | null;
+  /** The table's CSV file is being written. */
+  preparing: boolean;
 }) {
   const headingId = useId();
   const shown = useRowsShown(rows);
@@ -59,13 +91,27 @@ function DetailTable<Row>({
       <h2 id={headingId} className="detail-table__heading">
         {heading}
       </h2>
+      <button
+        type="button"
+        className="detail-table__download"
+        aria-describedby={headingId}
+        disabled={onDownload === null}
+        onClick={() => void onDownload?.(name)}
+      >
+        Download CSV
+      </button>
+      {preparing && (
+        <span role="status" className="detail-table__status">
+          Preparing the CSV file…
+        </span>
+      )}
       {note && <p className="detail-table__note">{note}</p>}
       <div className={rows.length > FIRST_ROWS ? 'table-wrap table-wrap--long' : 'table-wrap'}>
         <table aria-labelledby={headingId} aria-busy={shown < rows.length || undefined}>
           <thead>
             <tr>
               {columns.map((column) => (
-                <th key={column.title} scope="col" className={column.numeric ? 'numeric' : undefined}>
+                <th key={column.title} scope="col" className={isNumeric(column.kind) ? 'numeric' : undefined}>
                   {column.title}
                 </th>
               ))}
@@ -73,7 +119,18 @@ function DetailTable<Row>({
           </thead>
           <tbody>
             {rows.length > 0 ? (
-              rows.slice(0, shown).map(row)
+              rows.slice(0, shown).map((row) => (
+                <tr key={row.key}>
+                  {columns.map((column) => {
+                    const cell = column.cell(row);
+                    return (
+                      <td key={column.title} className={cellClass(cell.kind)}>
+                        {cellText(cell, currency)}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))
             ) : (
               <tr>
                 <td colSpan={columns.length} className="detail-table__empty">
@@ -92,58 +149,48 @@ export interface DetailTablesProps {
   dashboard: Dashboard;
   selectedDay: string | null;
   currency: string;
+  /** The tables' CSV files; null while the dashboard on screen is not the one asked for. */
+  csv?: CsvSource | null;
 }
 
-export function DetailTables({ dashboard, selectedDay, currency }: DetailTablesProps) {
+export function DetailTables({ dashboard, selectedDay, currency, csv = null }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
-  const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, currency);
-
+  const { download: onDownload, isBusy } = useCsvDownload(csv);
   return (
     <div className="dashboard-tables">
       <DetailTable
+        name="sales-details"
         heading={salesDetails.heading}
-        columns={[{ title: 'Date' }, { title: 'Policy Number' }, { title: 'Traveler' }, { title: 'Amount', numeric: true }, { title: 'Referral Fees', numeric: true }]}
+        columns={SALES_DETAILS_COLUMNS}
         rows={salesDetails.rows}
+        currency={currency}
         empty={`No sales ${when}.`}
         note={salesDetails.truncated ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.` : undefined}
-        row={(row) => (
-          <tr key={row.key}>
-            <td className="nowrap">{row.date}</td>
-            <td>{row.policyNumber}</td>
-            <td>{row.traveler}</td>
-            <td className="numeric">{money(row.amount)}</td>
-            <td className="numeric">{money(row.referralFees)}</td>
-          </tr>
-        )}
+        onDownload={onDownload}
+        preparing={isBusy('sales-details')}
       />
       <div className="dashboard-tables__pair">
         <DetailTable
+          name="platform-sales"
           heading={platformSalesTable.heading}
-          columns={[{ title: 'Affiliate' }, { title: 'Sales', numeric: true }, { title: 'Total Premium', numeric: true }]}
+          columns={PLATFORM_SALES_COLUMNS}
           rows={platformSalesTable.rows}
+          currency={currency}
           empty={`No platform sales ${when}.`}
-          row={(row) => (
-            <tr key={row.key}>
-              <td>{row.affiliate}</td>
-              <td className="numeric">{row.sales}</td>
-              <td className="numeric">{money(row.totalPremium)}</td>
-            </tr>
-          )}
+          onDownload={onDownload}
+          preparing={isBusy('platform-sales')}
         />
         {connectionFeeTable.hasItems && (
           <DetailTable
+            name="connection-fee-details"
             heading={connectionFeeTable.heading}
-            columns={[{ title: 'Connected Affiliate' }, { title: 'Sales', numeric: true }, { title: 'Connection Fees', numeric: true }]}
+            columns={CONNECTION_FEE_COLUMNS}
             rows={connectionFeeTable.rows}
+            currency={currency}
             empty={`No connection fees ${when}.`}
-            row={(row) => (
-              <tr key={row.key}>
-                <td>{row.connectedAffiliate}</td>
-                <td className="numeric">{row.sales}</td>
-                <td className="numeric">{money(row.connectionFees)}</td>
-              </tr>
-            )}
+            onDownload={onDownload}
+            preparing={isBusy('connection-fee-details')}
           />
         )}
       </div>

@@ -1,0 +1,54 @@
+// Downloading a detail table as CSV: the file is written by the dashboard's data service (in its
+// worker) and saved under its own name. A table asked for again while its file is being written
+// starts nothing more; a failure is only logged, as for reports. Saving and logging are injectable.
+import { useCallback, useRef, useState } from 'react';
+import type { CsvFile } from '../../api/dashboard-data.ts';
+import { saveInBrowser, type SaveFile } from '../../app/save.ts';
+import type { DetailTableName } from '../../domain/detail-columns.ts';
+
+/** The CSV file of a table of the dashboard on screen. */
+export type CsvSource = (table: DetailTableName) => Promise<CsvFile>;
+
+export interface CsvDownloadOptions {
+  save?: SaveFile;
+  log?: (message: string, error: unknown) => void;
+}
+
+const warn = (message: string, error: unknown) => console.warn(message, error);
+
+/** Busy tables: those whose file is being written. */
+const withTable = (tables: ReadonlySet<DetailTableName>, table: DetailTableName, busy: boolean) => {
+  const next = new Set(tables);
+  if (busy) next.add(table);
+  else next.delete(table);
+  return next;
+};
+
+/**
+ * `download` starts the download of a table's CSV file (null while there is nothing to export);
+ * `isBusy` says whether a table's file is being written.
+ */
+export function useCsvDownload(source: CsvSource | null, { save = saveInBrowser, log = warn }: CsvDownloadOptions = {}) {
+  const [busy, setBusy] = useState<ReadonlySet<DetailTableName>>(() => new Set());
+  // The tables in flight, read synchronously so that a double click starts one file.
+  const inFlight = useRef(new Set<DetailTableName>());
+  const download = useCallback(
+    async (table: DetailTableName): Promise<void> => {
+      if (source === null || inFlight.current.has(table)) return;
+      inFlight.current.add(table);
+      setBusy((tables) => withTable(tables, table, true));
+      try {
+        const file = await source(table);
+        save(new Blob([file.text], { type: 'text/csv;charset=utf-8' }), file.fileName);
+      } catch (error) {
+        log(`The ${table} CSV could not be made:`, error);
+      } finally {
+        inFlight.current.delete(table);
+        setBusy((tables) => withTable(tables, table, false));
+      }
+    },
+    [source, save, log],
+  );
+  const isBusy = useCallback((table: DetailTableName) => busy.has(table), [busy]);
+  return { download: source === null ? null : download, isBusy };
+}

@@ -1,0 +1,48 @@
+// The CSV export of a detail table: every row of the range (or of the selected day), written by
+// papaparse in the dashboard's worker, as UTF-8 text that starts with a byte order mark so that
+// spreadsheet programs read accents (see docs/product-rules.md, CSV export). papaparse is loaded
+// when the first file is asked for, never with the sign-in screens.
+import type { Dashboard } from '../domain/dashboard-model.ts';
+import type { DateRange } from '../domain/dates.ts';
+import {
+  CONNECTION_FEE_COLUMNS,
+  csvFileName,
+  csvRecords,
+  PLATFORM_SALES_COLUMNS,
+  SALES_DETAILS_COLUMNS,
+  type DetailTableName,
+} from '../domain/detail-columns.ts';
+
+/** A file to save: its name and its text. */
+export interface CsvFile {
+  fileName: string;
+  text: string;
+}
+
+async function papaparse() {
+  const module = await import('papaparse');
+  // A CommonJS module: bundlers hand on its exports as they are, Node as the default export.
+  return ('default' in module ? module.default : module) as typeof module;
+}
+
+/** The records of `table` in `dashboard`, whose tables hold every row. */
+function recordsOf(table: DetailTableName, dashboard: Dashboard): string[][] {
+  switch (table) {
+    case 'sales-details':
+      return csvRecords(SALES_DETAILS_COLUMNS, dashboard.salesDetails.rows);
+    case 'platform-sales':
+      return csvRecords(PLATFORM_SALES_COLUMNS, dashboard.platformSalesTable.rows);
+    case 'connection-fee-details':
+      return csvRecords(CONNECTION_FEE_COLUMNS, dashboard.connectionFeeTable.rows);
+  }
+}
+
+/** The CSV file of a table: its column titles, then each of its rows, lines ended by CRLF. */
+export async function detailCsv(table: DetailTableName, dashboard: Dashboard, range: DateRange, selectedDay: string | null): Promise<CsvFile> {
+  const papa = await papaparse();
+  const [fields = [], ...data] = recordsOf(table, dashboard);
+  return {
+    fileName: csvFileName(table, range, selectedDay),
+    text: papa.BYTE_ORDER_MARK + papa.unparse({ fields, data }, { newline: '\r\n' }),
+  };
+}
