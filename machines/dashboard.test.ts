@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { afterAffiliateChange, dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay } from './dashboard.ts';
+import { afterAffiliateChange, dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, selectView } from './dashboard.ts';
 import { impersonationMachine, selectImpersonatedAffiliate } from './impersonation.ts';
 
 const started = <T extends Parameters<typeof createActor>[0]>(machine: T) => createActor(machine).start();
@@ -127,5 +127,38 @@ describe('impersonation', () => {
     expect(selectImpersonatedAffiliate(actor.getSnapshot())).toBe('AFF-200');
     actor.send({ type: 'IMPERSONATION.SELECT', affiliateId: '' });
     expect(actor.getSnapshot().matches('none')).toBe(true);
+  });
+});
+
+describe('the view from the URL', () => {
+  const view = { mode: 'custom', start: '2026-10-01', end: '2026-10-31', day: '2026-10-05', chart: 'sales' } as const;
+
+  it('starts in the view it is given', () => {
+    const snapshot = createActor(dashboardMachine, { input: { view } }).start().getSnapshot();
+    expect(snapshot.matches({ range: { custom: 'complete' }, day: 'selected', chart: 'sales' })).toBe(true);
+    expect(selectView(snapshot)).toEqual(view);
+  });
+
+  it('starts in the default view without one', () => {
+    expect(selectView(started(dashboardMachine).getSnapshot())).toEqual({ mode: 'last30', start: '', end: '', day: null, chart: 'fees' });
+  });
+
+  it('shows a view sent from the URL, all three parts at once', () => {
+    const actor = started(dashboardMachine);
+    actor.send({ type: 'VIEW.SHOW', view });
+    expect(selectView(actor.getSnapshot())).toEqual(view);
+    actor.send({ type: 'VIEW.SHOW', view: { ...view, start: '2026-10-02', end: '', day: null, chart: 'fees' } });
+    expect(actor.getSnapshot().matches({ range: { custom: 'incomplete' }, day: 'none', chart: 'fees' })).toBe(true);
+    for (const mode of ['current', 'previous', 'last30'] as const) {
+      actor.send({ type: 'VIEW.SHOW', view: { mode, start: '', end: '', day: '2026-11-03', chart: 'sales' } });
+      expect(selectView(actor.getSnapshot())).toEqual({ mode, start: '', end: '', day: '2026-11-03', chart: 'sales' });
+    }
+  });
+
+  it('keeps the custom days it had when a view of another mode comes', () => {
+    const actor = createActor(dashboardMachine, { input: { view } }).start();
+    actor.send({ type: 'VIEW.SHOW', view: { mode: 'current', start: '', end: '', day: null, chart: 'fees' } });
+    actor.send({ type: 'RANGE.SELECT', mode: 'custom' });
+    expect(actor.getSnapshot().context).toMatchObject({ customStart: '2026-10-01', customEnd: '2026-10-31' });
   });
 });

@@ -7,10 +7,12 @@
 //           and a change of range or affiliate clears it
 //   chart   fees (Fees Chart, the default) or sales (Sales Chart); any other choice changes nothing
 // The range itself is derived from the state by src/domain/dates.ts (dateRange).
-import { assertEvent, assign, createActor, setup, type SnapshotFrom } from 'xstate';
-import { DATE_MODES, type DateMode } from '../src/domain/dates.ts';
+// A view from the URL (VIEW.SHOW, checked by src/domain/view-query.ts) sets all three at once; the
+// machine starts in the view it is given as input (the defaults without one).
+import { assertEvent, assign, createActor, raise, setup, type SnapshotFrom } from 'xstate';
+import { DATE_MODES, DEFAULT_VIEW, type ChartMode, type DashboardView, type DateMode } from '../src/domain/view-query.ts';
 
-export type ChartMode = 'fees' | 'sales';
+export type { ChartMode } from '../src/domain/view-query.ts';
 
 export interface DashboardContext {
   /** The custom mode's days, 'yyyy-MM-dd' as a date input gives them; '' while not chosen. */
@@ -29,7 +31,14 @@ export type DashboardEvent =
   | { type: 'DAY.CLEAR' }
   | { type: 'CHART.SELECT'; mode: string }
   /** The dashboard now shows another affiliate (or all). */
-  | { type: 'AFFILIATE.CHANGED' };
+  | { type: 'AFFILIATE.CHANGED' }
+  /** The URL asks for this view (a link opened, Back or Forward). */
+  | { type: 'VIEW.SHOW'; view: DashboardView };
+
+export interface DashboardInput {
+  /** The view to start in; the defaults without one. */
+  view?: DashboardView;
+}
 
 const isDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day);
 /** A custom day as the range keeps it: '' unless a 'yyyy-MM-dd' day. */
@@ -53,6 +62,11 @@ export const dashboardMachine = setup({
     hasNoDay: ({ context }) => context.day === null,
     isFees: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'fees',
     isSales: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'sales',
+    viewIsLast30: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'last30',
+    viewIsCurrent: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'current',
+    viewIsPrevious: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'previous',
+    viewHasDay: ({ event }) => event.type === 'VIEW.SHOW' && event.view.day !== null,
+    viewIsSales: ({ event }) => event.type === 'VIEW.SHOW' && event.view.chart === 'sales',
   },
   actions: {
     setCustomStart: assign({
@@ -74,11 +88,25 @@ export const dashboardMachine = setup({
       },
     }),
     clearDay: assign({ day: null }),
+    showCustomDays: assign(({ event }) => {
+      assertEvent(event, 'VIEW.SHOW');
+      return { customStart: customDay(event.view.start), customEnd: customDay(event.view.end) };
+    }),
+    showDay: assign({
+      day: ({ event }) => {
+        assertEvent(event, 'VIEW.SHOW');
+        return event.view.day;
+      },
+    }),
+    // On start the event is xstate.init, which carries the input; its type (optional, a
+    // DashboardInput or none) is more than setup's types can say.
+    showStartView: raise(({ event }) => ({ type: 'VIEW.SHOW' as const, view: (event as { input?: DashboardInput }).input?.view ?? DEFAULT_VIEW })),
   },
 }).createMachine({
   id: 'dashboard',
   context: { customStart: '', customEnd: '', day: null },
   type: 'parallel',
+  entry: 'showStartView',
   states: {
     range: {
       initial: 'last30',
@@ -88,6 +116,13 @@ export const dashboardMachine = setup({
           { guard: 'isCurrent', target: '.current' },
           { guard: 'isPrevious', target: '.previous' },
           { guard: 'isCustom', target: '.custom' },
+        ],
+        // The custom days are checked again: the view may bring other ones.
+        'VIEW.SHOW': [
+          { guard: 'viewIsLast30', target: '.last30' },
+          { guard: 'viewIsCurrent', target: '.current' },
+          { guard: 'viewIsPrevious', target: '.previous' },
+          { target: '.custom.checking', actions: 'showCustomDays' },
         ],
       },
       states: {
@@ -114,6 +149,9 @@ export const dashboardMachine = setup({
     },
     day: {
       initial: 'none',
+      on: {
+        'VIEW.SHOW': [{ guard: 'viewHasDay', target: '.selected', actions: 'showDay' }, { target: '.none', actions: 'clearDay' }],
+      },
       states: {
         none: {
           on: { 'DAY.TOGGLE': { target: 'selected', actions: 'selectDay' } },
@@ -141,6 +179,7 @@ export const dashboardMachine = setup({
           { guard: 'isFees', target: '.fees' },
           { guard: 'isSales', target: '.sales' },
         ],
+        'VIEW.SHOW': [{ guard: 'viewIsSales', target: '.sales' }, { target: '.fees' }],
       },
       states: {
         fees: {},
@@ -161,6 +200,19 @@ export const selectChartMode = (snapshot: DashboardSnapshot): ChartMode => (snap
 export const selectSelectedDay = (snapshot: DashboardSnapshot): string | null => snapshot.context.day;
 export const selectCustomStart = (snapshot: DashboardSnapshot): string => snapshot.context.customStart;
 export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot.context.customEnd;
+
+/** The view the machine shows, as the URL keeps it (custom days only in custom mode). */
+export function selectView(snapshot: DashboardSnapshot): DashboardView {
+  const mode = selectDateMode(snapshot);
+  const custom = mode === 'custom';
+  return {
+    mode,
+    start: custom ? snapshot.context.customStart : '',
+    end: custom ? snapshot.context.customEnd : '',
+    day: snapshot.context.day,
+    chart: selectChartMode(snapshot),
+  };
+}
 
 /**
  * Where the dashboard of another affiliate starts: the machine's state after AFFILIATE.CHANGED

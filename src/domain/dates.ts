@@ -7,9 +7,9 @@
 // the start ('November 2026'); table headings and Sales Details dates 'LLL d, yyyy' ('Nov 5, 2026').
 import { DateTime } from 'luxon';
 
-/** The date modes, in the order the 'Date range' selector offers them; last30 is the default. */
-export const DATE_MODES = ['last30', 'current', 'previous', 'custom'] as const;
-export type DateMode = (typeof DATE_MODES)[number];
+import type { DateMode } from './view-query.ts';
+
+export { DATE_MODES, type DateMode } from './view-query.ts';
 
 /** The options of the 'Date range' selector. */
 export const DATE_MODE_LABELS: Readonly<Record<DateMode, string>> = {

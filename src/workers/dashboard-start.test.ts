@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../api/client.ts';
 import { fetchPaymentEvents } from '../api/sales.ts';
 import { dateRange, toQuery } from '../domain/dates.ts';
-import { callUrl, last30Query } from './dashboard-start.ts';
+import { callUrl, last30Query, viewQuery } from './dashboard-start.ts';
 
 const systemZone = process.env.TZ;
 afterEach(() => {
@@ -23,6 +23,30 @@ describe("the early calls' query", () => {
       const now = new Date(moment);
       const luxon = toQuery(dateRange('last30', { now: DateTime.fromJSDate(now, { zone }), zone }));
       expect(last30Query(now, zone), `${zone} at ${moment}`).toEqual(luxon);
+    }
+  });
+
+  // The URL's views: each mode, a custom range either way round, an incomplete one (the current
+  // month), and bad values, which fall back to their defaults.
+  const views = [
+    { search: '?range=current', mode: 'current' },
+    { search: '?range=previous&chart=sales', mode: 'previous' },
+    { search: '?range=custom&start=2026-03-20&end=2026-04-02&day=2026-03-29', mode: 'custom', customStart: '2026-03-20', customEnd: '2026-04-02' },
+    { search: '?range=custom&start=2026-10-31&end=2026-10-20', mode: 'custom', customStart: '2026-10-31', customEnd: '2026-10-20' },
+    { search: '?range=custom&start=2026-10-20', mode: 'custom', customStart: '2026-10-20' },
+    { search: '?range=custom&start=2026-02-30&end=2026-10-20', mode: 'custom', customEnd: '2026-10-20' },
+    { search: '?range=weekly', mode: 'last30' },
+    { search: '', mode: 'last30' },
+  ] as const;
+
+  it.each(zones)("is the range of the URL's view as the page asks for it (luxon), in %s", (zone) => {
+    process.env.TZ = zone;
+    for (const moment of moments) {
+      const now = new Date(moment);
+      for (const { search, mode, ...days } of views) {
+        const luxon = toQuery(dateRange(mode, { now: DateTime.fromJSDate(now, { zone }), zone, ...days }));
+        expect(viewQuery(search, now, zone), `${search} in ${zone} at ${moment}`).toEqual(luxon);
+      }
     }
   });
 

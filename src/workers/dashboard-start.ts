@@ -1,9 +1,10 @@
-// The default range's three calls, made from the main thread as soon as the dashboard is known to
-// open (a small chunk that dashboard-worker.ts loads), while the worker's code is still loading:
+// The range's three calls, made from the main thread as soon as the dashboard is known to open
+// (a small chunk that dashboard-worker.ts loads), while the worker's code is still loading:
 // the worker is told of each call (`expect`), then handed its answer's bytes (`answer`), which
 // its API client takes as the answer to the same URL asked with the same token
-// (dashboard-service.ts). No luxon here: the Last 30 days query is worked out with Date, as luxon
-// writes it; should the two ever differ, the worker just makes its own call. The answer's body
+// (dashboard-service.ts). The range is the one the URL's query asks for (src/domain/view-query.ts),
+// Last 30 days without one. No luxon here: the query is worked out with Date, as luxon writes it;
+// should the two ever differ, the worker just makes its own call. The answer's body
 // goes over as a stream as soon as its headers are in, so that the worker reads the list while
 // it arrives; a browser that cannot transfer streams sends its bytes once they are all in.
 
@@ -16,6 +17,8 @@ export interface Expected {
 /** What that call was answered: the response, or a network failure. */
 export type Answer = Expected &
   ({ status: number; statusText: string; headers: [string, string][]; body: ReadableStream<Uint8Array> | ArrayBuffer | null } | { failed: true });
+
+import { parseView, rangeDays } from '../domain/view-query.ts';
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -38,11 +41,23 @@ function systemZone(): string {
   return temporal?.Now.timeZoneId() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-/** Last 30 days: from the start of today - 30 days to the start of tomorrow, in local days. */
-export function last30Query(now = new Date(), zone = systemZone()): { start: string; end: string } {
-  const [year, month, day] = [now.getFullYear(), now.getMonth(), now.getDate()];
-  return { start: isoOf(new Date(year, month, day - 30), zone), end: isoOf(new Date(year, month, day + 1), zone) };
+/** The local start of a 'yyyy-MM-dd' day, `after` days later (setFullYear: years below 100 stay so). */
+function localDayStart(day: string, after = 0): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const start = new Date(2000, 0, 1);
+  start.setFullYear(year, month - 1, date + after);
+  return start;
 }
+
+/** The query of the range the URL's query (`search`) asks for: from its first day's start to the start of the day after its last, in local days. */
+export function viewQuery(search: string, now = new Date(), zone = systemZone()): { start: string; end: string } {
+  const today = `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const { first, last } = rangeDays(parseView(search, today), today);
+  return { start: isoOf(localDayStart(first), zone), end: isoOf(localDayStart(last, 1), zone) };
+}
+
+/** Last 30 days: from the start of today - 30 days to the start of tomorrow, in local days. */
+export const last30Query = (now = new Date(), zone = systemZone()) => viewQuery('', now, zone);
 
 /** The URL the API client builds: the query's parameters, then impersonate_affiliate. */
 export function callUrl(baseUrl: string, path: string, query: Record<string, string>, impersonated: string | null): string {
@@ -52,9 +67,9 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Makes the default range's calls (affiliates, payment events, connection fees) for `worker`, telling it of each at once. */
-export function startCalls(worker: Worker, baseUrl: string, token: string | null, impersonated: string | null): void {
-  const range = last30Query();
+/** Makes the calls of the URL's range (affiliates, payment events, connection fees) for `worker`, telling it of each at once. */
+export function startCalls(worker: Worker, baseUrl: string, token: string | null, impersonated: string | null, search: string): void {
+  const range = viewQuery(search);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   for (const [path, query] of [['affiliates/', {}], ['payment_events/', range], ['connection_fees/', range]] as const) {

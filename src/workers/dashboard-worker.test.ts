@@ -56,6 +56,22 @@ describe("the dashboard's start for a stored session, before the app runs", () =
     expect(paths()).toHaveLength(3);
   });
 
+  it("asks for the range the URL's query names (Last 30 days without one, or for a bad one)", async () => {
+    const session = JSON.stringify(stored());
+    const asked = () => told.filter((call) => call.url.includes('/payment_events/')).map((call) => new URL(call.url).searchParams);
+    await pageLoad('/affiliate/AFF-101?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05&chart=sales', session);
+    const [custom] = asked();
+    expect(custom?.get('start')).toMatch(/^2026-10-01T00:00:00\.000/);
+    expect(custom?.get('end')).toMatch(/^2026-11-01T00:00:00\.000/);
+
+    told = [];
+    await pageLoad('/?range=weekly', session);
+    const [fallback] = asked();
+    told = [];
+    await pageLoad('/', session);
+    expect(fallback?.toString()).toBe(asked()[0]?.toString());
+  });
+
   it("reads the session's own storage key", async () => {
     const { STORED_TOKEN_KEY } = await pageLoad('/', null);
     expect(STORED_TOKEN_KEY).toBe(TOKEN_STORAGE_KEY);

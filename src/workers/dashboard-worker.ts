@@ -1,5 +1,5 @@
-// The dashboard's Web Worker, one per page, and the default range's calls, which the main thread
-// makes for it while its code loads (dashboard-start.ts).
+// The dashboard's Web Worker, one per page, and the calls of the URL's range, which the main
+// thread makes for it while its code loads (dashboard-start.ts).
 //
 // This chunk starts them twice over, once each at most for a token and an affiliate viewed as:
 // - when it is evaluated, for the stored session on a dashboard route: index.html's boot script
@@ -42,17 +42,20 @@ export function dashboardWorker(): Worker {
 /** The worker reported an error (its script could not load) before anyone listened. */
 export const dashboardWorkerFailed = () => failed;
 
-function callOnce(baseUrl: string, token: string | null, impersonated: string | null): void {
+/** The page's query, which names the dashboard's range. */
+const pageSearch = () => (typeof location === 'undefined' ? '' : location.search);
+
+function callOnce(baseUrl: string, token: string | null, impersonated: string | null, search: string): void {
   const key = JSON.stringify([token, impersonated]);
   if (calledFor.has(key)) return;
   calledFor.add(key);
-  startCalls(dashboardWorker(), absoluteBase(baseUrl), token, impersonated);
+  startCalls(dashboardWorker(), absoluteBase(baseUrl), token, impersonated, search);
 }
 
-/** Starts the worker and the default range's calls for it; resolves once it has been told of them. */
-export async function startDashboardWorker(session: WorkerSession, impersonated: string | null): Promise<void> {
+/** Starts the worker and the calls of the URL's range for it; resolves once it has been told of them. */
+export async function startDashboardWorker(session: WorkerSession, impersonated: string | null, search = pageSearch()): Promise<void> {
   if (!canUseWorker(session.fetch)) return;
-  callOnce(session.baseUrl, await session.accessToken(), impersonated);
+  callOnce(session.baseUrl, await session.accessToken(), impersonated, search);
 }
 
 /**
@@ -75,7 +78,7 @@ function refreshDue(access: string): number {
  * affiliate). Only for an access token the app will call with as it is: one it must refresh first
  * starts nothing, and neither does garbage in storage.
  */
-export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>, now = Date.now()): void {
+export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>, now = Date.now(), search = pageSearch()): void {
   if (!DASHBOARD_ROUTE.test(path) || !canUseWorker(undefined)) return;
   let access: unknown;
   try {
@@ -83,7 +86,7 @@ export function startForStoredSession(baseUrl: string, path: string, storage: Pi
   } catch {
     return;
   }
-  if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null);
+  if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null, search);
 }
 
 if (typeof window !== 'undefined') {

@@ -10,6 +10,7 @@
 //   DAY.CLEAR             clicks empty chart space
 //   CHART.SELECT          clicks 'Fees Chart' or 'Sales Chart'
 //   AFFILIATE.CHANGED     chooses another option of 'Affiliate' (Child One; back to all affiliates)
+//   VIEW.SHOW             goes to the view's URL on the same route (as a link, Back or Forward do)
 // What the page should show comes from the real dashboard machine, run beside the page and sent
 // the same events; it must be in the path's state after each step. Before and after every step the
 // page must show that state: the chosen 'Date range' option and, in custom mode only, the two
@@ -18,7 +19,7 @@
 // previous periods, asked for the stat boxes' change against them); the
 // Sales Details and Platform Sales headings of the selected day and its pressed bars; the chart
 // shown (its buttons, legend and bar labels), which is the Fees Chart when the range has no
-// platform sales whatever the chart mode.
+// platform sales whatever the chart mode; and the URL, whose query names the machine's view.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { DateTime } from 'luxon';
@@ -26,9 +27,10 @@ import { expect } from 'vitest';
 import { createActor, type EventObject } from 'xstate';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
+import { dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, selectView, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { DATE_MODE_LABELS, dateRange, previousPeriod, toQuery } from '../../src/domain/dates.ts';
+import { viewHref } from '../../src/domain/view-query.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { addRecentRows, daysAgo, expectedFigures, insertSale, shownStats, statBoxes } from '../utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../utils/dashboard-routes.tsx';
@@ -117,7 +119,9 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
   let user: UserEvent | null = null;
   let toggles = 0;
 
-  const affiliate = () => (location.history.at(-1) === '/affiliate/C1' ? 'C1' : null);
+  /** The route, without its query. */
+  const route = () => (location.history.at(-1) ?? '/').split('?')[0] ?? '/';
+  const affiliate = () => (route() === '/affiliate/C1' ? 'C1' : null);
 
   function expectedView() {
     const snapshot = expected.getSnapshot();
@@ -137,6 +141,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       day: selectSelectedDay(snapshot),
       // Without platform sales there is no Sales Chart to choose: the Fees Chart shows.
       shown: figures.hasPlatformSales ? chart : ('fees' as ChartMode),
+      url: viewHref(route(), selectView(snapshot)),
       label: stateLabel(snapshot),
     };
   }
@@ -160,6 +165,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
         expect(screen.queryByLabelText('End date')).not.toBeInTheDocument();
       }
       expect(screen.getByLabelText('Affiliate')).toHaveValue(affiliate() ?? '');
+      expect(location.history.at(-1), 'the URL').toBe(view.url);
 
       // The range's data: asked for, loaded (not the last range's, kept while loading) and shown.
       const forRange = (path: Asked['path']) => asked.filter((call) => call.path === path).map(rangeKey);
@@ -271,6 +277,11 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       case 'AFFILIATE.CHANGED':
         await user.selectOptions(screen.getByLabelText('Affiliate'), affiliate() === null ? 'Child One' : 'All affiliates');
         break;
+      case 'VIEW.SHOW': {
+        const url = viewHref(route(), event.view);
+        act(() => location.navigate(url));
+        break;
+      }
     }
   }
 

@@ -7,6 +7,9 @@
 //   DAY.TOGGLE          two different days; DAY.CLEAR (empty chart space)
 //   CHART.SELECT        'fees', 'sales', and 'pie', which the machine must reject
 //   AFFILIATE.CHANGED   another affiliate chosen
+//   VIEW.SHOW           the URL names a view (a link, Back, Forward): a custom range with a day
+//                       and the Sales Chart, Previous Month, Current Month with today and the
+//                       Sales Chart, Last 30 days with 2 days ago
 // The sample days sit relative to `now`, where tests/utils/dashboard-rows.ts and the model driver
 // put real rows.
 import { DateTime } from 'luxon';
@@ -31,6 +34,8 @@ export function dashboardSampleDays(now: number = Date.now()) {
     customEnd: dayBefore(35, now),
     firstDay: dayBefore(0, now),
     secondDay: dayBefore(2, now),
+    /** A day with a sale inside the custom range. */
+    customDay: dayBefore(40, now),
   };
 }
 
@@ -52,6 +57,16 @@ export function dashboardEvents(now: number = Date.now()): DashboardEvent[] {
     { type: 'CHART.SELECT', mode: 'sales' },
     noted({ type: 'CHART.SELECT', mode: INVALID_CHART_MODE }, `mode "${INVALID_CHART_MODE}" (invalid: changes nothing)`),
     noted({ type: 'AFFILIATE.CHANGED' }, 'another affiliate chosen'),
+    noted(
+      { type: 'VIEW.SHOW', view: { mode: 'custom', start: days.customStart, end: days.customEnd, day: days.customDay, chart: 'sales' } },
+      `URL: the custom range, day "${days.customDay}" (40 days ago), Sales Chart`,
+    ),
+    noted({ type: 'VIEW.SHOW', view: { mode: 'previous', start: '', end: '', day: null, chart: 'fees' } }, 'URL: Previous Month'),
+    noted(
+      { type: 'VIEW.SHOW', view: { mode: 'current', start: '', end: '', day: days.firstDay, chart: 'sales' } },
+      `URL: Current Month, day "${days.firstDay}" (today), Sales Chart`,
+    ),
+    noted({ type: 'VIEW.SHOW', view: { mode: 'last30', start: '', end: '', day: days.secondDay, chart: 'fees' } }, `URL: Last 30 days, day "${days.secondDay}" (2 days ago)`),
   ];
 }
 
@@ -86,6 +101,9 @@ export function dashboardPathsWithDay(now: number = Date.now()): MachinePath[] {
       case 'DAY.TOGGLE':
       case 'DAY.CLEAR':
         return null;
+      case 'VIEW.SHOW':
+        // A view with a day of its own shows the same whether a day was selected or not.
+        return event.view.day === null ? [toggle, event] : null;
       case 'RANGE.CUSTOM_START':
       case 'RANGE.CUSTOM_END': {
         if (event.day === '') return null;

@@ -88,6 +88,14 @@ describe('View as Affiliate', () => {
     expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it("keeps the dashboard's view in the URL, but the selected day, going from /affiliate/{id} to /", async () => {
+    const server = await signedInAs('admin');
+    const { user, location } = renderLayout(server, '/affiliate/C1?range=current&day=2026-11-03&chart=sales');
+    await user.selectOptions(await loadedSelector(), 'P1');
+
+    expect(location.history.at(-1)).toBe('/?range=current&chart=sales');
+  });
+
   it('keeps the dashboard of all affiliates (/) where it is', async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/');

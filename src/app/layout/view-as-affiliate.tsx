@@ -2,7 +2,7 @@
 // sees what), and the 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it
 // fetches with SWR, which the sign-in screens never need.
 import { useId } from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { useOwnAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
 import { ServerDataProvider, useImpersonatedAffiliate } from '../server-data.tsx';
@@ -11,6 +11,7 @@ import { useSession } from '../session-context.tsx';
 function ViewAsSelector() {
   const session = useSession();
   const [location, navigate] = useLocation();
+  const search = useSearch();
   const id = useId();
   const selected = useImpersonatedAffiliate();
   const { data: affiliates, error } = useOwnAffiliates(session.client, true);
@@ -19,8 +20,13 @@ function ViewAsSelector() {
   const choose = (affiliateId: string) => {
     session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId });
     // The user stays on their tab; only an affiliate's dashboard, whose affiliate may not be in
-    // the new view, goes back to the dashboard of all affiliates.
-    if (location.startsWith('/affiliate/')) navigate('/');
+    // the new view, goes back to the dashboard of all affiliates, in the same view but the day
+    // (the query of src/domain/view-query.ts).
+    if (location.startsWith('/affiliate/')) {
+      const query = new URLSearchParams(search);
+      query.delete('day');
+      navigate(query.size > 0 ? `/?${query}` : '/');
+    }
   };
 
   return (

@@ -4,14 +4,17 @@
 // (src/api/dashboard-data.ts). The view sends what the user does and does no arithmetic.
 // Each view (the affiliate viewed as, and the route's affiliate) has a dashboard of its own, keyed
 // by it, so another affiliate's selected day and figures never show under this one's heading; the
-// route and the header change the affiliate outside the dashboard. A new view's machine starts
-// where the last one was after AFFILIATE.CHANGED: the same range and chart mode, no day. While
-// another range or day loads, the view's last dashboard stays on screen. Once a range's figures
-// are on screen, its previous period is loaded for each stat box's change (src/api/previous-period.ts).
+// route and the header change the affiliate outside the dashboard. The view is the URL's query
+// (use-view-url.ts): a dashboard starts in the URL's view; when the affiliate changed with the URL
+// as it was (the header's 'View as Affiliate' on /) or to a URL without a query (the Dashboard
+// tab), it starts where the last one was after AFFILIATE.CHANGED: the same range and chart mode,
+// no day, and the URL follows. While another range or day loads, the view's last dashboard stays
+// on screen. Once a range's figures are on screen, its previous period is loaded for each stat
+// box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
   afterAffiliateChange,
@@ -21,6 +24,7 @@ import {
   selectCustomStart,
   selectDateMode,
   selectSelectedDay,
+  selectView,
   type DashboardSnapshot,
 } from '../../../machines/dashboard.ts';
 import { errorText } from '../../api/client.ts';
@@ -33,12 +37,14 @@ import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery, type DateRange } from '../../domain/dates.ts';
 import type { DetailTableName } from '../../domain/detail-columns.ts';
+import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
+import { useViewUrl } from './use-view-url.ts';
 import './dashboard.css';
 
 /**
@@ -47,10 +53,16 @@ import './dashboard.css';
  */
 function createHandOver() {
   let last: DashboardSnapshot | undefined;
+  /** The URL (path and query) the last view showed. */
+  let lastUrl: string | undefined;
   let refocusAffiliate = false;
   return {
-    /** The state the next view's machine starts in; none for the first view. */
-    start: () => (last === undefined ? undefined : afterAffiliateChange(last)),
+    /** The state the next view's machine starts in at `url`: none for the first view, or for a URL with a view of its own. */
+    start: (url: string) => (last === undefined || (url !== lastUrl && !url.endsWith('?')) ? undefined : afterAffiliateChange(last)),
+    /** The view shows `url`. */
+    at: (url: string) => {
+      lastUrl = url;
+    },
     /** Keeps the machine's state as it changes, until the view's dashboard goes. */
     follow(actor: ActorRefFrom<typeof dashboardMachine>) {
       last = actor.getSnapshot();
@@ -75,17 +87,26 @@ function createHandOver() {
 type HandOver = ReturnType<typeof createHandOver>;
 
 function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null; handOver: HandOver }) {
-  const [snapshot, send, actor] = useMachine(dashboardMachine, { snapshot: handOver.start() });
+  const [path, navigate] = useLocation();
+  const search = useSearch();
+  const today = useToday();
+  const url = `${path}?${search}`;
+  const [snapshot, send, actor] = useMachine(dashboardMachine, { snapshot: handOver.start(url), input: { view: parseView(search, today) } });
   useEffect(() => handOver.follow(actor), [handOver, actor]);
+  useEffect(() => handOver.at(url), [handOver, url]);
+  const view = selectView(snapshot);
+  useViewUrl(
+    view,
+    useCallback((next: DashboardView) => send({ type: 'VIEW.SHOW', view: next }), [send]),
+    today,
+  );
   const mode = selectDateMode(snapshot);
   const customStart = selectCustomStart(snapshot);
   const customEnd = selectCustomEnd(snapshot);
   const selectedDay = selectSelectedDay(snapshot);
   const chartMode = selectChartMode(snapshot);
-  const [, navigate] = useLocation();
   const headingId = useId();
 
-  const today = useToday();
   const range = useMemo(() => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }), [mode, customStart, customEnd, today]);
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
@@ -140,7 +161,8 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 
   const chooseAffiliate = (id: string | null) => {
     handOver.affiliateChosen();
-    navigate(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`);
+    // Another affiliate keeps the range and chart; the day goes.
+    navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
   };
 
   return (

@@ -1,0 +1,115 @@
+// The dashboard's view as its URL's query (see docs/product-rules.md, The view is the URL):
+//   range  last30 (the default, left out) | current | previous | custom
+//   start, end  with custom only: the chosen days, 'yyyy-MM-dd'
+//   day    the selected day, 'yyyy-MM-dd'
+//   chart  fees (the default, left out) | sales
+// A bad value falls back to its part's default: an unknown mode, an impossible date, a day
+// outside the range, a chart other than fees or sales. Other parameters are dropped.
+// No luxon here: the dashboard's early calls, made before its code loads, read the query too.
+// Days are calendar days: 'yyyy-MM-dd' strings compare in calendar order.
+
+/** The date modes, in the order the 'Date range' selector offers them; last30 is the default. */
+export const DATE_MODES = ['last30', 'current', 'previous', 'custom'] as const;
+export type DateMode = (typeof DATE_MODES)[number];
+
+export const CHART_MODES = ['fees', 'sales'] as const;
+export type ChartMode = (typeof CHART_MODES)[number];
+
+/** What the dashboard shows, as the URL keeps it. */
+export interface DashboardView {
+  mode: DateMode;
+  /** The custom mode's chosen days; '' while not chosen (and outside custom mode). */
+  start: string;
+  end: string;
+  /** The selected day, or null. */
+  day: string | null;
+  chart: ChartMode;
+}
+
+export const DEFAULT_VIEW: DashboardView = { mode: 'last30', start: '', end: '', day: null, chart: 'fees' };
+
+const isDateMode = (value: string | null): value is DateMode => DATE_MODES.some((mode) => mode === value);
+const isChartMode = (value: string | null): value is ChartMode => CHART_MODES.some((mode) => mode === value);
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Whether `text` is a day of the calendar as 'yyyy-MM-dd' (no 2026-02-30, no year 0). */
+export function isCalendarDay(text: string | null | undefined): text is string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text ?? '');
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+
+/** The calendar day `days` after (or before) `day`, both 'yyyy-MM-dd'; `months` moves to the first of a month. */
+function shift(day: string, { days = 0, months = 0, firstOfMonth = false }: { days?: number; months?: number; firstOfMonth?: boolean }): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const moved = new Date(0);
+  moved.setUTCFullYear(year, month - 1 + months, firstOfMonth ? 1 : date + days);
+  return `${pad(moved.getUTCFullYear(), 4)}-${pad(moved.getUTCMonth() + 1)}-${pad(moved.getUTCDate())}`;
+}
+
+/**
+ * The first and last day of a mode's range, counted from `today` ('yyyy-MM-dd'), as the
+ * dashboard's ranges are (src/domain/dates.ts): last30 = today - 30 days to today; current and
+ * previous = the month; custom = the chosen days (either way round), the current month while
+ * one is missing.
+ */
+export function rangeDays(view: Pick<DashboardView, 'mode' | 'start' | 'end'>, today: string): { first: string; last: string } {
+  const thisMonth = shift(today, { firstOfMonth: true });
+  const month = (first: string) => ({ first, last: shift(shift(first, { months: 1, firstOfMonth: true }), { days: -1 }) });
+  switch (view.mode) {
+    case 'last30':
+      return { first: shift(today, { days: -30 }), last: today };
+    case 'previous':
+      return month(shift(thisMonth, { months: -1, firstOfMonth: true }));
+    case 'custom':
+      if (isCalendarDay(view.start) && isCalendarDay(view.end)) {
+        return view.start <= view.end ? { first: view.start, last: view.end } : { first: view.end, last: view.start };
+      }
+      return month(thisMonth);
+    case 'current':
+      return month(thisMonth);
+  }
+}
+
+/** The view a query ('?range=...' or 'range=...') asks for, each bad part at its default, with `today` as 'yyyy-MM-dd'. */
+export function parseView(search: string, today: string): DashboardView {
+  const params = new URLSearchParams(search);
+  const rangeParam = params.get('range');
+  const mode = isDateMode(rangeParam) ? rangeParam : DEFAULT_VIEW.mode;
+  const customDay = (name: 'start' | 'end') => {
+    const value = params.get(name);
+    return mode === 'custom' && isCalendarDay(value) ? value : '';
+  };
+  const [start, end] = [customDay('start'), customDay('end')];
+  const { first, last } = rangeDays({ mode, start, end }, today);
+  const dayParam = params.get('day');
+  const day = isCalendarDay(dayParam) && dayParam >= first && dayParam <= last ? dayParam : null;
+  const chartParam = params.get('chart');
+  return { mode, start, end, day, chart: isChartMode(chartParam) ? chartParam : DEFAULT_VIEW.chart };
+}
+
+/** The query of a view, without '?': its parts in a fixed order, those at their defaults left out ('' for the default view). */
+export function serialiseView(view: DashboardView): string {
+  const params = new URLSearchParams();
+  if (view.mode !== DEFAULT_VIEW.mode) params.set('range', view.mode);
+  if (view.mode === 'custom') {
+    if (view.start) params.set('start', view.start);
+    if (view.end) params.set('end', view.end);
+  }
+  if (view.day !== null) params.set('day', view.day);
+  if (view.chart !== DEFAULT_VIEW.chart) params.set('chart', view.chart);
+  return params.toString();
+}
+
+/** A path with a view's query: '/affiliate/AFF-100?range=current'. */
+export const viewHref = (path: string, view: DashboardView): string => {
+  const query = serialiseView(view);
+  return query ? `${path}?${query}` : path;
+};

@@ -1,0 +1,62 @@
+// The dashboard's view and the URL's query kept the same (src/domain/view-query.ts): a change the
+// user makes adds a history entry, so that Back and Forward step through them; consecutive changes
+// of the same custom day (a date input fires one per keystroke) share one entry. A URL the view
+// did not make (a link opened, Back, Forward) is shown; a bad value in it is corrected in place,
+// as is a URL the view started apart from (an affiliate changed in the header). The machine
+// decides what a view means; this only carries views between it and the address bar.
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { parseView, serialiseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
+
+interface Seen {
+  query: string;
+  search: string;
+  today: string;
+  view: DashboardView;
+}
+
+/** The custom day a change of view is about, when it changes nothing else (but drop the day). */
+function editedCustomDay(before: DashboardView, after: DashboardView): 'start' | 'end' | null {
+  if (before.mode !== 'custom' || after.mode !== 'custom' || before.chart !== after.chart || after.day !== null) return null;
+  if (before.start !== after.start && before.end === after.end) return 'start';
+  if (before.end !== after.end && before.start === after.start) return 'end';
+  return null;
+}
+
+/**
+ * Keeps `view` (the machine's) and the URL's query the same; `show` sends the machine a view the
+ * URL asks for. `today` ('yyyy-MM-dd') is where the ranges count from.
+ */
+export function useViewUrl(view: DashboardView, show: (view: DashboardView) => void, today: string): void {
+  const [path, navigate] = useLocation();
+  const search = useSearch();
+  const query = serialiseView(view);
+  const seen = useRef<Seen | null>(null);
+  /** The custom day whose changes the last history entry holds. */
+  const editing = useRef<'start' | 'end' | null>(null);
+
+  useEffect(() => {
+    const before = seen.current;
+    // Run again with nothing changed (React's strict mode): done already.
+    if (before && before.query === query && before.search === search && before.today === today) return;
+    seen.current = { query, search, today, view };
+    const wanted = parseView(search, today);
+    const canonical = serialiseView(wanted);
+    if (query === canonical) {
+      if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
+    } else if (before === null) {
+      // The view started apart from the URL: the URL follows.
+      navigate(viewHref(path, view), { replace: true });
+    } else if (before.query !== query) {
+      // The user changed the view.
+      const edited = editedCustomDay(before.view, view);
+      navigate(viewHref(path, view), { replace: edited !== null && edited === editing.current });
+      editing.current = edited;
+    } else {
+      // The URL changed (a link, Back, Forward), or today did: its view shows, corrected in place.
+      editing.current = null;
+      show(wanted);
+      if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
+    }
+  }, [query, search, today, view, path, navigate, show]);
+}
