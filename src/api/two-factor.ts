@@ -1,0 +1,70 @@
+// The second factor's calls: setting up an authenticator app or e-mailed codes, sending a sign-in
+// code and verifying one. Loaded on first use by createAuthApi (auth.ts), not with /login.
+import { failedStatus, fixed, httpStatus, httpStatusOr, postWith, readableToken, withTexts } from './call-texts.ts';
+import { messages, type ApiClient } from './client.ts';
+import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type EmailSetup, type TokenPair, type TotpSetup } from './sign-in-schemas.ts';
+
+export function createTwoFactorApi(client: ApiClient) {
+  const post = postWith(client);
+
+  return {
+    setupTotp(): Promise<TotpSetup> {
+      return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), {
+        rejected: httpStatus,
+        failed: httpStatusOr(messages.totpSetup),
+      });
+    },
+
+    confirmTotp(token: string, deviceId: string): Promise<TokenPair> {
+      const path = '2fa/totp/confirm/';
+      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
+        rejected: httpStatus,
+        failed: httpStatusOr(messages.totpConfirm),
+      });
+    },
+
+    setupEmail(): Promise<EmailSetup> {
+      return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), {
+        rejected: httpStatus,
+        failed: httpStatusOr(messages.emailSetup),
+      });
+    },
+
+    confirmEmailSetup(token: string, deviceId: string): Promise<TokenPair> {
+      const path = '2fa/email/confirm_setup/';
+      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
+        rejected: httpStatus,
+        failed: httpStatusOr(messages.emailConfirm),
+      });
+    },
+
+    /** POST token/send-email/: the sign-in code e-mail (also Resend). */
+    async sendLoginEmail(): Promise<void> {
+      await withTexts(post('token/send-email/', {}), {
+        rejected: (error) => messages.sendEmail.status(error.status ?? 0),
+        failed: (error) => {
+          const status = failedStatus(error);
+          return status === null ? messages.sendEmail.failed : messages.sendEmail.status(status);
+        },
+      });
+    },
+
+    /** POST token/verify/ with a TOTP code: a verified token pair. */
+    verifyTotp(code: string): Promise<TokenPair> {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
+        rejected: fixed(messages.totpCode.rejected),
+        failed: fixed(messages.totpCode.failed),
+      });
+    },
+
+    /** POST token/verify/ with an e-mailed code: a verified token pair. */
+    verifyEmailCode(code: string): Promise<TokenPair> {
+      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
+        rejected: fixed(messages.emailCode.rejected),
+        failed: fixed(messages.emailCode.failed),
+      });
+    },
+  };
+}
+
+export type TwoFactorApi = ReturnType<typeof createTwoFactorApi>;
