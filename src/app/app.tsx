@@ -8,10 +8,9 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { dashboardPage, preloadDashboard } from '../features/dashboard/dashboard-preload.ts';
-import { useLazyModule } from './lazy-module.ts';
+import { lazyModule, useLazyModule } from './lazy-module.ts';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
-import { TabBar } from './layout/tab-bar.tsx';
 import type { Session } from './session.ts';
 import { SessionProvider, useSession } from './session-context.tsx';
 
@@ -42,11 +41,21 @@ function Dashboard({ affiliateId }: { affiliateId: string | null }) {
   return DashboardPage ? <DashboardPage affiliateId={affiliateId} /> : <PageLoading />;
 }
 
+// The tab bar loads with the first logged-in page's code, not with /login; its row is kept
+// meanwhile, so the page does not move when it arrives. Should its code fail to load, the row
+// stays empty and the page's own error line says why.
+const tabBar = lazyModule(() => import('./layout/tab-bar.tsx').catch(() => null));
+
+function Tabs() {
+  const TabBar = useLazyModule(tabBar)?.TabBar;
+  return TabBar ? <TabBar /> : <div className="tab-bar" />;
+}
+
 /** A logged-in page: behind the gate, with the tab bar. */
 function Gated({ children }: { children: ReactNode }) {
   return (
     <AuthGate>
-      <TabBar />
+      <Tabs />
       <div className="container page">
         <Page>{children}</Page>
       </div>
