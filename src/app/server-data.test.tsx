@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import { describe, expect, it } from 'vitest';
 import { renderWithSession } from '../../tests/utils/render-session.tsx';
 import { RELEASE } from '../api/releasable.ts';
-import { ReleasingCache, ServerDataProvider } from './server-data.tsx';
+import { ReleasingCache, ServerDataProvider, useImpersonatedAffiliate } from './server-data.tsx';
 
 /** Reads the shared cache, and renders again a moment after it mounted. */
 function Reader({ name }: { name: string }) {
@@ -62,5 +62,17 @@ describe('the cache of the server data', () => {
     cache.releaseAll();
     expect(released).toEqual(['events', 'fees', 'events again']);
     expect([...cache.keys()]).toEqual([]);
+  });
+});
+
+function ViewedAs() {
+  return <p>{`Viewed as: ${useImpersonatedAffiliate() ?? 'nobody'}`}</p>;
+}
+
+describe('the affiliate viewed as', () => {
+  it('is nobody while signed out, when there is no impersonation to read', () => {
+    window.localStorage.clear();
+    renderWithSession(<ViewedAs />);
+    expect(screen.getByText('Viewed as: nobody')).toBeInTheDocument();
   });
 });

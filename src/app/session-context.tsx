@@ -29,7 +29,7 @@ function sliceOf<TSnapshot, T>(actor: ObservableActor<TSnapshot>, selector: (sna
   let last: { snapshot: TSnapshot; slice: T } | null = null;
   return () => {
     const snapshot = actor.getSnapshot();
-    if (last?.snapshot !== snapshot) last = { snapshot, slice: selector(snapshot) };
+    if (last === null || last.snapshot !== snapshot) last = { snapshot, slice: selector(snapshot) };
     return last.slice;
   };
 }
