@@ -26,7 +26,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import type { ImpersonationEvent } from '../../machines/impersonation.ts';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
-import type { Session } from '../../src/app/session.ts';
+import type { Session } from '../../src/session/session.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { renderWithSession } from '../utils/render-session.tsx';

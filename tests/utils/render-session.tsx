@@ -7,9 +7,9 @@ import { userEvent, type UserEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { onTestFinished } from 'vitest';
 import type { SimulatedClock } from 'xstate';
-import { SessionProvider } from '../../src/app/session-context.tsx';
-import { createSession, type Session } from '../../src/app/session.ts';
-import { createTokenStorage } from '../../src/app/token-storage.ts';
+import { SessionProvider } from '../../src/session/session-context.tsx';
+import { createSession, type Session } from '../../src/session/session.ts';
+import { createTokenStorage } from '../../src/session/token-storage.ts';
 import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';
 import { API, createTestServer, TEST_ORIGIN, type TestServer } from './api-server.ts';
 

@@ -7,7 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { selectResendWait } from '../../../machines/auth.selectors.ts';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResendWaitNote, ResentNote } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';

@@ -6,7 +6,7 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
