@@ -53,7 +53,11 @@ export function builtPageScriptHashes(file: string): () => readonly string[] {
   };
 }
 
-export function securityHeaders({ hsts = false, tagManager = false, scriptHashes = () => [] }: SecurityHeaderOptions = {}): MiddlewareHandler {
+export function securityHeaders({
+  hsts = false,
+  tagManager = false,
+  scriptHashes = () => [],
+}: SecurityHeaderOptions = {}): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       // Scripts, styles, images and API calls from this origin only; no inline style, and no

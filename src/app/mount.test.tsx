@@ -43,7 +43,12 @@ function prerenderedPage(path: string): HTMLElement {
     bootListener = listener;
     original(type, listener, options);
   }) as typeof document.addEventListener;
-  bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: '/assets/index-test.js', dashboard: '/assets/dashboard-worker-test.js' });
+  bootPrerenderedLogin(document, {
+    storageKey: 'auth_token',
+    marks: prerenderMarks,
+    entry: '/assets/index-test.js',
+    dashboard: '/assets/dashboard-worker-test.js',
+  });
   document.addEventListener = original;
   return container;
 }

@@ -69,7 +69,13 @@ function EmailSetupForm() {
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
+          <button
+            type="button"
+            disabled={!canResend}
+            aria-busy={resending}
+            aria-describedby={resendWait > 0 ? waitId : undefined}
+            onClick={resend}
+          >
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>

@@ -61,7 +61,13 @@ function EmailCodeForm() {
           <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Back to Login
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
+          <button
+            type="button"
+            disabled={!canResend}
+            aria-busy={resending}
+            aria-describedby={resendWait > 0 ? waitId : undefined}
+            onClick={resend}
+          >
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={!canVerify}>

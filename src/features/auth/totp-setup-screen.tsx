@@ -44,8 +44,8 @@ function TotpSetupForm() {
   return (
     <AuthCard title="Set Up Authenticator App">
       <p>
-        Scan the QR code with your authenticator app, or enter the key below by hand. Then type the 6-digit code the app shows to
-        finish setting up two-factor authentication.
+        Scan the QR code with your authenticator app, or enter the key below by hand. Then type the 6-digit code the app shows to finish
+        setting up two-factor authentication.
       </p>
       <TotpQrCode url={qrUrl ?? ''} />
       <ManualKey secret={qrUrl ? secretFromQrUrl(qrUrl) : null} />

@@ -91,7 +91,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const search = useSearch();
   const today = useToday();
   const url = `${path}?${search}`;
-  const [snapshot, send, actor] = useMachine(dashboardMachine, { snapshot: handOver.start(url), input: { view: parseView(search, today) } });
+  const [snapshot, send, actor] = useMachine(dashboardMachine, {
+    snapshot: handOver.start(url),
+    input: { view: parseView(search, today) },
+  });
   useEffect(() => handOver.follow(actor), [handOver, actor]);
   useEffect(() => handOver.at(url), [handOver, url]);
   const view = selectView(snapshot);
@@ -107,7 +110,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const chartMode = selectChartMode(snapshot);
   const headingId = useId();
 
-  const range = useMemo(() => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }), [mode, customStart, customEnd, today]);
+  const range = useMemo(
+    () => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }),
+    [mode, customStart, customEnd, today],
+  );
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
 
@@ -173,7 +179,12 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         </h1>
         <div className="dashboard-toolbar">
           {showAffiliates && affiliates.data && (
-            <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} selectRef={handOver.affiliateSelect} />
+            <AffiliateSelect
+              affiliates={affiliates.data}
+              selected={affiliateId}
+              onChange={chooseAffiliate}
+              selectRef={handOver.affiliateSelect}
+            />
           )}
           <DateRangeControls
             mode={mode}
