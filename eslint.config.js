@@ -1,5 +1,6 @@
 // ESLint flat config. The import rules keep the layers' imports pointing one way:
-// views -> machines and hooks -> api and derivations; server/ shares only src/api/schemas.ts;
+// entry -> routes and layout (src/app) -> features -> session (src/session), machines, api and
+// derivations; server/ shares only src/api/schemas.ts;
 // the domain rules may name the API's types but never run its code.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
@@ -46,13 +47,28 @@ const features = [
 const layerZones = [
   {
     target: './machines',
-    from: ['./src/features/**', './src/app/**', './src/**/*.tsx'],
+    from: ['./src/features/**', './src/app/**', './src/session/**', './src/**/*.tsx'],
     message: 'Machines must not depend on views; views depend on machines.',
   },
   {
     target: ['./src/api', './src/domain'],
-    from: ['./src/features', './src/app'],
-    message: 'The API client and the domain rules must not depend on views.',
+    from: ['./src/features', './src/app', './src/session'],
+    message: 'The API client and the domain rules must not depend on views or the session.',
+  },
+  {
+    target: './src/session',
+    from: ['./src/app', './src/features'],
+    message: 'The session sits below the screens: it must not import the routes, the layout or a feature.',
+  },
+  {
+    target: './src/features',
+    from: './src/app',
+    message: 'Features must not import the routes or the layout that compose them.',
+  },
+  {
+    target: './src/components',
+    from: ['./src/app', './src/features', './src/session'],
+    message: 'Shared components must not depend on the screens or the session.',
   },
   {
     target: './server',

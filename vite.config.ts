@@ -53,11 +53,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: [
-            'src/**/*.test.{ts,tsx}',
-            'machines/**/*.test.ts',
-            'tests/**/*.test.{ts,tsx}',
-          ],
+          include: ['src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'tests/**/*.test.{ts,tsx}'],
           exclude: ['**/node_modules/**', '**/.git/**', 'tests/e2e/**'],
           setupFiles: ['tests/setup.ts'],
           globalSetup: ['tests/utils/fixture-hashes.global.ts'],

@@ -118,7 +118,12 @@ async function load(context: BrowserContext, url: string, sight: Sight, what: st
   const page = await context.newPage();
   await page.addInitScript(installProbe, sight);
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: LOAD_TIMEOUT_MS });
-  const seen = await within(what, page.evaluate(() => window.__bench.loaded!), LOAD_TIMEOUT_MS, page);
+  const seen = await within(
+    what,
+    page.evaluate(() => window.__bench.loaded!),
+    LOAD_TIMEOUT_MS,
+    page,
+  );
   const tasks = await page.evaluate(() => window.__bench.longTasks);
   return { page, seen, ...blocking(tasks, 0, seen.paint) };
 }
@@ -144,7 +149,12 @@ interface Interaction {
 async function interact(page: Page, eventType: string, sights: Sight[], act: () => Promise<void>, what: string): Promise<Interaction[]> {
   await page.evaluate(([type, wanted]) => window.__bench.arm(type, wanted), [eventType, sights] as const);
   await act();
-  const timing: InteractionTiming = await within(what, page.evaluate(() => window.__bench.interaction!), LOAD_TIMEOUT_MS, page);
+  const timing: InteractionTiming = await within(
+    what,
+    page.evaluate(() => window.__bench.interaction!),
+    LOAD_TIMEOUT_MS,
+    page,
+  );
   const tasks = await page.evaluate(() => window.__bench.longTasks);
   return timing.seen.map((seen) => ({
     name: what,
@@ -161,21 +171,43 @@ async function interactions(page: Page, expected: Expected, currentMonth: Expect
   const day = [...expected.dashboard.feesChart].sort((a, b) => b.referralFees.micro - a.referralFees.micro)[0]!;
   const bar = expected.feesChart.bars.find((name) => name.startsWith(`${day.label} Referral Fees `))!;
   const barButton = page.getByRole('button', { name: bar, exact: true });
-  const [selected] = await interact(page, 'pointerdown', [{ kind: 'daySelected', bar: `${day.label} `, heading: `Sales Details for ${day.date}` }], () => barButton.click(), 'select a day');
+  const [selected] = await interact(
+    page,
+    'pointerdown',
+    [{ kind: 'daySelected', bar: `${day.label} `, heading: `Sales Details for ${day.date}` }],
+    () => barButton.click(),
+    'select a day',
+  );
   results.push({ ...selected!, name: 'select a day on the chart' });
   await barButton.click();
   await page.getByRole('heading', { name: 'Sales Details', exact: true }).waitFor({ timeout: LOAD_TIMEOUT_MS });
   await page.waitForTimeout(SETTLE_MS);
 
   const salesChart = page.getByRole('button', { name: 'Sales Chart', exact: true });
-  const [drawn, only] = await interact(page, 'pointerdown', [{ ...expected.salesChart, only: false }, expected.salesChart], () => salesChart.click(), 'the Sales Chart');
+  const [drawn, only] = await interact(
+    page,
+    'pointerdown',
+    [{ ...expected.salesChart, only: false }, expected.salesChart],
+    () => salesChart.click(),
+    'the Sales Chart',
+  );
   results.push({ ...drawn!, name: 'Fees Chart → Sales Chart: its bars drawn' });
   results.push({ ...only!, name: "Fees Chart → Sales Chart: the Fees Chart's bars gone" });
   await page.waitForTimeout(SETTLE_MS);
 
   const title = currentMonth.dashboard.chartTitle === expected.dashboard.chartTitle ? '' : currentMonth.dashboard.chartTitle;
   const next = currentMonth.dashboard.stats.hasPlatformSales ? currentMonth.salesChart : currentMonth.feesChart;
-  const [shown, done] = await interact(page, 'change', [{ kind: 'loadingOr', heading: title }, next], () => page.getByLabel('Date range').selectOption({ label: 'Current Month' }).then(() => {}), 'Current Month');
+  const [shown, done] = await interact(
+    page,
+    'change',
+    [{ kind: 'loadingOr', heading: title }, next],
+    () =>
+      page
+        .getByLabel('Date range')
+        .selectOption({ label: 'Current Month' })
+        .then(() => {}),
+    'Current Month',
+  );
   results.push({ ...shown!, name: 'Last 30 days → Current Month: loading shown' });
   results.push({ ...done!, name: 'Last 30 days → Current Month: its figures and bars (fetches the new range)' });
   return results;
@@ -189,7 +221,8 @@ async function dashboardQuery(page: Page, computed: string): Promise<string> {
   const call = urls.map((url) => new URL(url)).find((url) => url.pathname.endsWith('/api/v2/payment_events/'));
   if (!call) throw new Error('The dashboard made no payment_events/ call');
   const instants = (search: string) => ['start', 'end'].map((name) => Date.parse(new URLSearchParams(search).get(name) ?? ''));
-  if (instants(call.search).join() !== instants(computed).join()) throw new Error(`The dashboard asked for ${call.search}, not the last 30 days (${computed})`);
+  if (instants(call.search).join() !== instants(computed).join())
+    throw new Error(`The dashboard asked for ${call.search}, not the last 30 days (${computed})`);
   return call.search;
 }
 
@@ -205,16 +238,34 @@ interface SizeResult {
   interactions: Interaction[][];
 }
 
-async function benchSize(browser: Browser, tempRoot: string, floorDir: string, size: number, withInteractions: boolean): Promise<SizeResult> {
+async function benchSize(
+  browser: Browser,
+  tempRoot: string,
+  floorDir: string,
+  size: number,
+  withInteractions: boolean,
+): Promise<SizeResult> {
   const site = await startSite({ tempRoot, floorDir, seedEvents: size });
   try {
     const token = await signIn(site.portal);
     const expected = await expectedDashboard(site.portal.url, token.access, dateRange('last30', { zone: ZONE }));
-    const currentMonth = withInteractions ? await expectedDashboard(site.portal.url, token.access, dateRange('current', { zone: ZONE })) : expected;
+    const currentMonth = withInteractions
+      ? await expectedDashboard(site.portal.url, token.access, dateRange('current', { zone: ZONE }))
+      : expected;
     const floorSight: Sight = { kind: 'text', id: 'floor', text: `${expected.events} payment events, ${expected.fees} connection fees` };
     const portalContext = await returningUserContext(browser, site.portal.url, token);
     const floorContext = await returningUserContext(browser, site.floor.url, token);
-    const result: SizeResult = { size, events: expected.events, fees: expected.fees, portal: [], floor: [], longest: [], blocked: [], floorLongest: [], interactions: [] };
+    const result: SizeResult = {
+      size,
+      events: expected.events,
+      fees: expected.fees,
+      portal: [],
+      floor: [],
+      longest: [],
+      blocked: [],
+      floorLongest: [],
+      interactions: [],
+    };
     const label = `${number.format(expected.events)} + ${number.format(expected.fees)}`;
     const portalLoad = () => load(portalContext, `${site.portal.url}/`, expected.feesChart, `the dashboard (${label})`);
     // The floor asks with the query the dashboard sent, word for word (seen on its first load).
@@ -317,8 +368,11 @@ function machineNote(): string {
     // The version is a note; the launch below says what is wrong.
   }
   return [
-    `${DateTime.local().toFormat("yyyy-MM-dd HH:mm ZZZZ")}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
-      `load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')} at the start`,
+    `${DateTime.local().toFormat('yyyy-MM-dd HH:mm ZZZZ')}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+      `load average ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} at the start`,
     `Node ${process.version}, ${chromiumVersion} headless, time zone ${ZONE}, ${RUNS} interleaved run${RUNS === 1 ? '' : 's'} (medians, range in brackets)`,
   ].join('\n');
 }
@@ -333,7 +387,10 @@ function printSizes(results: SizeResult[]): void {
     const ratio = portal / floor;
     const goal = ratioGoal(result.size);
     const longest = median(result.longest);
-    const longestCell = result.size >= LONGEST_TASK_GOAL_FROM ? `${ms(longest)} ${mark(longest <= LONGEST_TASK_GOAL_MS)} (≤ ${LONGEST_TASK_GOAL_MS} ms)` : ms(longest);
+    const longestCell =
+      result.size >= LONGEST_TASK_GOAL_FROM
+        ? `${ms(longest)} ${mark(longest <= LONGEST_TASK_GOAL_MS)} (≤ ${LONGEST_TASK_GOAL_MS} ms)`
+        : ms(longest);
     console.log(
       `| ${number.format(result.events)} + ${number.format(result.fees)} | ${spread(result.portal)} | ${spread(result.floor)} | ` +
         `${ratio.toFixed(2)}× ${mark(ratio <= goal)} (≤ ${goal}×) | ${longestCell} | ${ms(median(result.blocked))} | ${ms(median(result.floorLongest))} |`,
@@ -341,7 +398,9 @@ function printSizes(results: SizeResult[]): void {
   }
   const largest = results.at(-1);
   if (!largest || largest.interactions.length === 0) return;
-  console.log(`\nInteractions at ${number.format(largest.events)} + ${number.format(largest.fees)}, from the input event to the paint that shows the outcome:\n`);
+  console.log(
+    `\nInteractions at ${number.format(largest.events)} + ${number.format(largest.fees)}, from the input event to the paint that shows the outcome:\n`,
+  );
   console.log('| interaction | input to paint | longest task meanwhile |');
   console.log('| --- | --- | --- |');
   const names = largest.interactions[0]!.map((interaction) => interaction.name);
@@ -351,7 +410,9 @@ function printSizes(results: SizeResult[]): void {
     // Only what answers the input is judged: not a new range's data, nor a transition's end.
     const judged = !name.includes('its figures') && !name.includes('gone');
     const paint = median(paints);
-    console.log(`| ${name} | ${spread(paints)}${judged ? ` ${mark(paint <= INTERACTION_GOAL_MS)} (≤ ${INTERACTION_GOAL_MS} ms)` : ''} | ${ms(longest)} |`);
+    console.log(
+      `| ${name} | ${spread(paints)}${judged ? ` ${mark(paint <= INTERACTION_GOAL_MS)} (≤ ${INTERACTION_GOAL_MS} ms)` : ''} | ${ms(longest)} |`,
+    );
   });
 }
 
@@ -379,7 +440,15 @@ try {
   browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const lcp = await benchLcp(browser, tempRoot, floorDir, bareDir);
   const sizes: SizeResult[] = [];

@@ -73,7 +73,9 @@ const exact = median(exactTimes);
 const float = median(floatTimes);
 const ratio = exact / float;
 const met = ratio <= TARGET_RATIO && exact <= TARGET_MS;
-console.log(`${data.events.length} payment events, ${data.fees.length} connection fees, ${input.range.start.toISODate()} to ${input.range.end.toISODate()} (${data.zone}), ${RUNS} runs each`);
+console.log(
+  `${data.events.length} payment events, ${data.fees.length} connection fees, ${input.range.start.toISODate()} to ${input.range.end.toISODate()} (${data.zone}), ${RUNS} runs each`,
+);
 console.log(
   `median deriveDashboard: ${exact.toFixed(1)} ms; float pass: ${float.toFixed(1)} ms; ratio: ${ratio.toFixed(2)}×; ` +
     `target ≤ ${TARGET_RATIO}× and ≤ ${TARGET_MS} ms: ${met ? 'MET' : 'NOT MET'}`,

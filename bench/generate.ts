@@ -2,12 +2,7 @@
 // 31-day range (with a DST change), as the API sends them (JSON, parsed by the SPA's zod schemas).
 import { DateTime } from 'luxon';
 import type { Affiliate } from '../src/api/affiliates.ts';
-import {
-  connectionFeeListSchema,
-  paymentEventListSchema,
-  type ConnectionFee,
-  type PaymentEvent,
-} from '../src/api/schemas.ts';
+import { connectionFeeListSchema, paymentEventListSchema, type ConnectionFee, type PaymentEvent } from '../src/api/schemas.ts';
 import type { DateRange } from '../src/domain/dates.ts';
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
@@ -82,7 +77,12 @@ export function generateBenchData(eventCount = 100_000, feeCount = 20_000, seed 
         affiliate_commission_pc: platform ? (random() < 0.5 ? '0.00' : null) : pick(COMMISSIONS),
         plan: { product: pick(['Single Trip', 'Annual Multi-Trip', 'Backpacker']) },
         policy: hasPolicy
-          ? [{ policy_number: `POL-${String(Math.floor(random() * 60_000)).padStart(6, '0')}`, travelers: random() < 0.03 ? [] : travelers }]
+          ? [
+              {
+                policy_number: `POL-${String(Math.floor(random() * 60_000)).padStart(6, '0')}`,
+                travelers: random() < 0.03 ? [] : travelers,
+              },
+            ]
           : [],
       },
     };

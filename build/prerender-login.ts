@@ -28,7 +28,8 @@ const withoutStylesheets: Plugin = {
 /** The URL of the chunk that starts the dashboard's worker and calls (src/workers/dashboard-worker.ts). */
 function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string): string {
   const chunk = Object.values(bundle ?? {}).find(
-    (output): output is Rolldown.OutputChunk => output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/workers/dashboard-worker.ts')),
+    (output): output is Rolldown.OutputChunk =>
+      output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/workers/dashboard-worker.ts')),
   );
   if (!chunk) throw new Error('prerender-login: no chunk holds src/workers/dashboard-worker.ts');
   // Loaded before the app's entry, it must not wait for it: it imports nothing but the runtime helpers.
@@ -65,8 +66,11 @@ export function prerenderLogin(): Plugin {
         if (!markup.includes('<form')) throw new Error('prerender-login: the /login page rendered no form');
         // The entry is preloaded at once and started by the inline script (after the first paint).
         const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
-        if (!entryTag) throw new Error("prerender-login: index.html has no entry <script type=\"module\">");
-        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base))).code.trim();
+        if (!entryTag) throw new Error('prerender-login: index.html has no entry <script type="module">');
+        const script = minifySync(
+          'boot.js',
+          bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base)),
+        ).code.trim();
         return html
           .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]}">`)
           .replace('</title>', `</title>\n    <script>${script}</script>`)

@@ -13,7 +13,8 @@ export function selectUserKey(snapshot: AuthSnapshot): string {
 
 /** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
 export const selectResendWait = (snapshot: AuthSnapshot): number =>
-  snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) || snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
+  snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) ||
+  snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
     ? snapshot.context.resendWait
     : 0;
 

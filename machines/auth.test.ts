@@ -11,7 +11,7 @@ import { selectResendWait, selectSetupPhase } from './auth.selectors.ts';
 import { authMachine, selectImpersonation, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
-const pending = <T,>() => new Promise<T>(() => {});
+const pending = <T>() => new Promise<T>(() => {});
 
 /** Every call the machine names, as an actor that never answers unless a test gives its own. */
 const quiet = Object.fromEntries(
@@ -94,7 +94,11 @@ describe('the login gate', () => {
     ['an unverified totp token', tokens.partialTotp, { totpVerification: 'idle' }],
     ['an unverified email token', tokens.partialEmail, { emailVerification: 'sending' }],
     ['a verified token', tokens.verified, { authenticated: 'active' }],
-    ['a verified token whose access part expired', () => makeStoredToken({ ...verifiedClaims(), exp: expiresIn(-10) }), { authenticated: 'restoring' }],
+    [
+      'a verified token whose access part expired',
+      () => makeStoredToken({ ...verifiedClaims(), exp: expiresIn(-10) }),
+      { authenticated: 'restoring' },
+    ],
     ['a garbage access token', () => ({ username: 'parent', access: 'not-a-jwt', refresh: 'refresh-1' }), { signedOut: 'idle' }],
   ])('with %s shows %j', (_, token, screen) => {
     const { actor } = start(token());
@@ -183,7 +187,11 @@ describe('the dataLayer', () => {
 describe('a failed password login', () => {
   // token/ is called without a token: a 401 there means rejected credentials, not an expired session.
   it.each([
-    ['rejected credentials (401)', new ApiError('Login unsuccessful. Please try again.', 'http', 401), 'Login unsuccessful. Please try again.'],
+    [
+      'rejected credentials (401)',
+      new ApiError('Login unsuccessful. Please try again.', 'http', 401),
+      'Login unsuccessful. Please try again.',
+    ],
     ['a network failure', new ApiError('An error occurred during login.', 'network'), 'An error occurred during login.'],
   ])('after %s stays on the form and says why', async (_, error, text) => {
     const { actor, saved, tracked, until } = start(null, { login: fromPromise(() => Promise.reject(error)) });
@@ -334,7 +342,10 @@ describe("the wait before 'Resend Email'", () => {
     const clock = new SimulatedClock();
     const { actor, until } = start(
       tokens.partialEmail(),
-      { sendLoginEmail: fromPromise(() => Promise.resolve()), verifyEmailCode: fromPromise(() => Promise.reject(new ApiError('Invalid email code. Please try again.', 'http', 400))) },
+      {
+        sendLoginEmail: fromPromise(() => Promise.resolve()),
+        verifyEmailCode: fromPromise(() => Promise.reject(new ApiError('Invalid email code. Please try again.', 'http', 400))),
+      },
       undefined,
       clock,
     );
@@ -377,7 +388,11 @@ describe("the wait before 'Resend Email'", () => {
     let sent = 0;
     const { actor, until } = start(
       tokens.partialEmail(),
-      { sendLoginEmail: fromPromise(() => (sent++ === 0 ? Promise.resolve() : Promise.reject(new ApiError('Failed to send email: 500', 'http', 500)))) },
+      {
+        sendLoginEmail: fromPromise(() =>
+          sent++ === 0 ? Promise.resolve() : Promise.reject(new ApiError('Failed to send email: 500', 'http', 500)),
+        ),
+      },
       undefined,
       clock,
     );

@@ -83,7 +83,10 @@ const gateIs =
   (gate: Gate) =>
   ({ context }: { context: AuthContext }) =>
     gateFor(context.token) === gate;
-const tokensOf = ({ context }: { context: AuthContext }) => ({ access: context.token?.access ?? '', refresh: context.token?.refresh ?? '' });
+const tokensOf = ({ context }: { context: AuthContext }) => ({
+  access: context.token?.access ?? '',
+  refresh: context.token?.refresh ?? '',
+});
 
 // --- Transitions used by reference --------------------------------------------------------
 
@@ -111,7 +114,12 @@ const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(s
     states: {
       settingUp: {
         tags: ['pending'],
-        invoke: { id: src, src, onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } }, onError: failTo('setupError') },
+        invoke: {
+          id: src,
+          src,
+          onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } },
+          onError: failTo('setupError'),
+        },
       },
       setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
       ready,
@@ -125,7 +133,10 @@ const confirmCode = [
   { target: 'confirming', actions: 'clearError' },
 ] as const;
 const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
-const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({ code: codeOf(event), deviceId: context.deviceId ?? '' });
+const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
+  code: codeOf(event),
+  deviceId: context.deviceId ?? '',
+});
 
 /**
  * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
@@ -163,7 +174,11 @@ const throttledWait = ({ event }: { event: { error: unknown } }) => throttledFor
  * beside the code's own call, and the wait before Resend may be asked again. A code sent, on entry
  * or by Resend, starts the wait; so does a throttled Resend, for as long as the server says.
  */
-const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(screen: TScreen, code: TCode, call: TCall) => {
+const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(
+  screen: TScreen,
+  code: TCode,
+  call: TCall,
+) => {
   const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
   return {
     type: 'parallel',
@@ -238,7 +253,8 @@ export const authMachine = setup({
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
-    isUnauthorized: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
+    isUnauthorized: ({ event }) =>
+      'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
     isLastSecond: ({ context }) => context.resendWait <= 1,
@@ -252,7 +268,10 @@ export const authMachine = setup({
     storeLogin: assign({ token: (_, output: TokenPair & { username: string }) => output, error: null }),
     /** After a code (token/verify/ or a setup's confirmation) the username is the verified token's. */
     storeVerified: assign({
-      token: ({ context }, output: TokenPair) => ({ username: readClaims(output.access)?.username ?? context.token?.username ?? '', ...output }),
+      token: ({ context }, output: TokenPair) => ({
+        username: readClaims(output.access)?.username ?? context.token?.username ?? '',
+        ...output,
+      }),
       error: null,
     }),
     storeRefreshed: assign({
@@ -292,7 +311,10 @@ export const authMachine = setup({
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
-    LOGOUT: { target: '.signedOut', actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser] },
+    LOGOUT: {
+      target: '.signedOut',
+      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
+    },
     'STORAGE.CHANGED': [
       // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.
       {
@@ -331,7 +353,11 @@ export const authMachine = setup({
             },
             onDone: {
               target: '#auth.routing',
-              actions: [{ type: 'storeLogin', params: outputOf }, 'persistToken', { type: 'track', params: { event: 'login_success', method: 'password' } }],
+              actions: [
+                { type: 'storeLogin', params: outputOf },
+                'persistToken',
+                { type: 'track', params: { event: 'login_success', method: 'password' } },
+              ],
             },
             // token/ is called without a token: its 401 means rejected credentials, not an expired session.
             onError: { target: 'idle', actions: showFailure },
@@ -354,7 +380,13 @@ export const authMachine = setup({
           initial: 'generating',
           states: {
             generating: {
-              invoke: { id: 'generateQrCode', src: 'generateQrCode', input: ({ context }: { context: AuthContext }) => ({ url: context.qrUrl ?? '' }), onDone: 'shown', onError: 'failed' },
+              invoke: {
+                id: 'generateQrCode',
+                src: 'generateQrCode',
+                input: ({ context }: { context: AuthContext }) => ({ url: context.qrUrl ?? '' }),
+                onDone: 'shown',
+                onError: 'failed',
+              },
             },
             shown: {},
             failed: {},
@@ -367,7 +399,10 @@ export const authMachine = setup({
       },
     }),
 
-    emailSetup: twoFactorSetup('setupEmail', emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) })),
+    emailSetup: twoFactorSetup(
+      'setupEmail',
+      emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) }),
+    ),
 
     totpVerification: {
       initial: 'idle',
@@ -382,7 +417,12 @@ export const authMachine = setup({
       states: {
         sending: {
           tags: ['pending'],
-          invoke: { id: 'sendLoginEmail', src: 'sendLoginEmail', onDone: { target: 'ready', actions: 'clearError' }, onError: failTo('sendError') },
+          invoke: {
+            id: 'sendLoginEmail',
+            src: 'sendLoginEmail',
+            onDone: { target: 'ready', actions: 'clearError' },
+            onError: failTo('sendError'),
+          },
         },
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
         ready: emailCodeScreen(

@@ -100,7 +100,10 @@ export const dashboardMachine = setup({
     }),
     // On start the event is xstate.init, which carries the input; its type (optional, a
     // DashboardInput or none) is more than setup's types can say.
-    showStartView: raise(({ event }) => ({ type: 'VIEW.SHOW' as const, view: (event as { input?: DashboardInput }).input?.view ?? DEFAULT_VIEW })),
+    showStartView: raise(({ event }) => ({
+      type: 'VIEW.SHOW' as const,
+      view: (event as { input?: DashboardInput }).input?.view ?? DEFAULT_VIEW,
+    })),
   },
 }).createMachine({
   id: 'dashboard',
@@ -150,7 +153,10 @@ export const dashboardMachine = setup({
     day: {
       initial: 'none',
       on: {
-        'VIEW.SHOW': [{ guard: 'viewHasDay', target: '.selected', actions: 'showDay' }, { target: '.none', actions: 'clearDay' }],
+        'VIEW.SHOW': [
+          { guard: 'viewHasDay', target: '.selected', actions: 'showDay' },
+          { target: '.none', actions: 'clearDay' },
+        ],
       },
       states: {
         none: {

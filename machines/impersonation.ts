@@ -57,4 +57,5 @@ export const impersonationMachine = setup({
   },
 });
 
-export const selectImpersonatedAffiliate = (snapshot: { context: ImpersonationContext } | undefined) => snapshot?.context.affiliateId ?? null;
+export const selectImpersonatedAffiliate = (snapshot: { context: ImpersonationContext } | undefined) =>
+  snapshot?.context.affiliateId ?? null;

@@ -13,7 +13,7 @@ import { inviteRegistrationMachine, registrationErrors, selectIsPending } from '
 
 type Snapshot = SnapshotFrom<typeof inviteRegistrationMachine>;
 
-const pending = <T,>() => new Promise<T>(() => {});
+const pending = <T>() => new Promise<T>(() => {});
 const invite: Invite = { affiliate: { name: 'Child Two' } };
 const tokens = makeTokenPair({ user_id: 9, username: 'new@fixtures.example', ...partialClaims(null) });
 const registered: RegistrationResponse = { user: { username: 'new@fixtures.example' }, tokens };
@@ -213,7 +213,9 @@ describe('registering', () => {
   });
 
   it('other failures are a general error with their message', async () => {
-    const started = await atForm({ register: () => Promise.reject(new ApiError(messages.httpError(500, 'Internal Server Error'), 'http', 500)) });
+    const started = await atForm({
+      register: () => Promise.reject(new ApiError(messages.httpError(500, 'Internal Server Error'), 'http', 500)),
+    });
     submit(started);
     const snapshot = await started.until((s) => s.matches('form'));
     expect(snapshot.context.fieldErrors).toEqual({});

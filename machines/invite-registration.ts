@@ -109,7 +109,11 @@ export const inviteRegistrationMachine = setup({
         input: ({ context }) => ({ inviteId: context.inviteId }),
         onDone: { target: 'form', actions: { type: 'storeInvite', params: ({ event }) => event.output } },
         onError: [
-          { guard: 'isInviteNotFound', target: 'invalid', actions: { type: 'showLookupError', params: ({ event }) => errorText(event.error) } },
+          {
+            guard: 'isInviteNotFound',
+            target: 'invalid',
+            actions: { type: 'showLookupError', params: ({ event }) => errorText(event.error) },
+          },
           { target: 'unavailable', actions: { type: 'showLookupError', params: ({ event }) => errorText(event.error) } },
         ],
       },

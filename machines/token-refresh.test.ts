@@ -160,9 +160,7 @@ describe('what a refresh answers', () => {
 
 describe('a failed refresh', () => {
   it('ends the machine and tells the parent the session expired, quietly, on a 401', async () => {
-    harness = start(tokensWith(30), () =>
-      Promise.reject(new ApiError('HTTP Error: 401: Unauthorized', 'http', 401)),
-    );
+    harness = start(tokensWith(30), () => Promise.reject(new ApiError('HTTP Error: 401: Unauthorized', 'http', 401)));
     await settle();
 
     expect(harness.heard).toEqual([{ type: 'SESSION.EXPIRED', message: null }]);
@@ -184,7 +182,11 @@ describe('a failed refresh', () => {
     await settle();
     expect(harness.calls).toHaveLength(1);
 
-    for (const [wait, calls] of [[1, 2], [2, 3], [4, 4]] as const) {
+    for (const [wait, calls] of [
+      [1, 2],
+      [2, 3],
+      [4, 4],
+    ] as const) {
       await vi.advanceTimersByTimeAsync(wait * SECOND - 1);
       expect(harness.calls).toHaveLength(calls - 1);
       expect(harness.heard).toEqual([]);

@@ -31,9 +31,7 @@ export type TokenRefreshEvent =
   | { type: 'TOKEN.UPDATED'; tokens: TokenPair };
 
 /** What the parent hears. */
-export type TokenRefreshParentEvent =
-  | { type: 'TOKEN.REFRESHED'; tokens: TokenPair }
-  | { type: 'SESSION.EXPIRED'; message: string | null };
+export type TokenRefreshParentEvent = { type: 'TOKEN.REFRESHED'; tokens: TokenPair } | { type: 'SESSION.EXPIRED'; message: string | null };
 
 export const tokenRefreshMachine = setup({
   types: {
@@ -49,8 +47,7 @@ export const tokenRefreshMachine = setup({
   guards: {
     isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, Date.now()) <= 0,
     /** No answer at all (no HTTP status), and retries left: an HTTP error answer is final. */
-    canRetryUnreachable: ({ context, event }) =>
-      context.retries < MAX_RETRIES && 'error' in event && isUnreachable(event.error),
+    canRetryUnreachable: ({ context, event }) => context.retries < MAX_RETRIES && 'error' in event && isUnreachable(event.error),
   },
   delays: {
     refreshDelay: ({ context }) =>

@@ -8,7 +8,10 @@ import { createInvite } from '../server/seed.ts';
 const USAGE = 'Usage: npm run invite -- AFFILIATE_ID';
 
 function knownAffiliates(db: Db): string {
-  const rows = db.prepare('SELECT affiliate_id, name FROM affiliates ORDER BY affiliate_id').all() as { affiliate_id: string; name: string }[];
+  const rows = db.prepare('SELECT affiliate_id, name FROM affiliates ORDER BY affiliate_id').all() as {
+    affiliate_id: string;
+    name: string;
+  }[];
   if (rows.length === 0) return 'The database has no affiliates yet: start the server once (npm start) to seed the demo data.';
   return ['Known affiliates:', ...rows.map((row) => `  ${row.affiliate_id}  ${row.name}`)].join('\n');
 }
@@ -34,7 +37,7 @@ function main(): void {
     const { expires_at: expiresAt } = db.prepare('SELECT expires_at FROM invites WHERE id = ?').get(inviteId) as { expires_at: number };
     const baseUrl = process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
     console.log(`Invite for ${affiliateId}: ${baseUrl.replace(/\/+$/, '')}/invite/${inviteId}`);
-    console.log(`Expires ${DateTime.fromMillis(expiresAt).toFormat("yyyy-MM-dd HH:mm ZZZZ")}`);
+    console.log(`Expires ${DateTime.fromMillis(expiresAt).toFormat('yyyy-MM-dd HH:mm ZZZZ')}`);
   } finally {
     db.close();
   }

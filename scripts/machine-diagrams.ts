@@ -30,7 +30,12 @@ export function describeFile(source: string, fallback: string): string {
     if (!comment) break;
     lines.push(comment[1]!.trim());
   }
-  const text = lines.join(' ').split(/\bStates:/)[0]!.replace(/\s+/g, ' ').trim().replace(/[.,:;]$/, '');
+  const text = lines
+    .join(' ')
+    .split(/\bStates:/)[0]!
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.,:;]$/, '');
   return text ? `${text}.` : fallback;
 }
 

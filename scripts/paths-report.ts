@@ -74,7 +74,10 @@ export function pathsText(models: readonly MachineModel[]): string {
 }
 
 /** Runs the script on `args`: what it prints on stdout and stderr, and its exit code. */
-export function runPaths(args: readonly string[], models: readonly MachineModel[] = allModels()): { stdout: string; stderr: string; code: number } {
+export function runPaths(
+  args: readonly string[],
+  models: readonly MachineModel[] = allModels(),
+): { stdout: string; stderr: string; code: number } {
   try {
     const options = parsePathsArgs(args);
     const selected = selectModels(models, options.machine);

@@ -101,7 +101,13 @@ describe('the command line', () => {
     expect(parsePathsArgs(['--json', '--machine', 'auth'])).toEqual({ json: true, machine: 'auth' });
     expect(parsePathsArgs(['--machine=dashboard'])).toEqual({ json: false, machine: 'dashboard' });
     const models = allModels();
-    expect(selectModels(models, null).map((model) => model.id)).toEqual(['auth', 'tokenRefresh', 'inviteRegistration', 'dashboard', 'impersonation']);
+    expect(selectModels(models, null).map((model) => model.id)).toEqual([
+      'auth',
+      'tokenRefresh',
+      'inviteRegistration',
+      'dashboard',
+      'impersonation',
+    ]);
     expect(selectModels(models, 'dashboard').map((model) => model.id)).toEqual(['dashboard']);
   });
 
@@ -126,7 +132,9 @@ describe('the command line', () => {
   it('run as a script with an unknown machine: a clear message on stderr, exit code 2', { timeout: 60_000 }, () => {
     const result = runScript(['--machine', 'checkout']);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Unknown machine "checkout". Machines: auth, tokenRefresh, inviteRegistration, dashboard, impersonation.');
+    expect(result.stderr).toContain(
+      'Unknown machine "checkout". Machines: auth, tokenRefresh, inviteRegistration, dashboard, impersonation.',
+    );
     expect(result.status).toBe(2);
   });
 });

@@ -14,9 +14,7 @@ function newestModification(entry: string): number {
   if (!fs.existsSync(entry)) return 0;
   const stat = fs.statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs
-    .readdirSync(entry)
-    .reduce((newest, name) => Math.max(newest, newestModification(path.join(entry, name))), stat.mtimeMs);
+  return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestModification(path.join(entry, name))), stat.mtimeMs);
 }
 
 function buildIsStale(): boolean {
@@ -32,7 +30,11 @@ const config = readServerConfigOrExit(8080);
 if (buildIsStale()) {
   console.log('Building the portal (dist/ is missing or older than the sources)…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const result = spawnSync(process.execPath, [vite, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.error('The build failed; see the messages above.');
     process.exit(result.status ?? 1);

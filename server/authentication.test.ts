@@ -2,17 +2,7 @@
 // Who may call the data endpoints: no token, a malformed header, a forged, unsigned, expired or
 // refresh token answer 401; a partial token (two-factor authentication not yet passed) 403.
 import { describe, expect, it } from 'vitest';
-import {
-  claimsOf,
-  errorOf,
-  expectDetail,
-  forged,
-  MINUTE,
-  NOV_5,
-  NOV_6,
-  unsigned,
-  useContractApi,
-} from '../tests/utils/api-contract.ts';
+import { claimsOf, errorOf, expectDetail, forged, MINUTE, NOV_5, NOV_6, unsigned, useContractApi } from '../tests/utils/api-contract.ts';
 import { API } from '../tests/utils/api-server.ts';
 
 const api = useContractApi();
@@ -43,7 +33,9 @@ describe('authentication of the data endpoints', () => {
     for (const { path, query } of DATA_ENDPOINTS) {
       expectDetail(await get(path, undefined, query), 401, 'Authentication credentials were not provided.');
       for (const header of [`Token ${pair.access}`, 'Bearer', `bearer ${pair.access}`]) {
-        const response = await api.server.fetch(`${API}/${path}?${new URLSearchParams(query).toString()}`, { headers: { Authorization: header } });
+        const response = await api.server.fetch(`${API}/${path}?${new URLSearchParams(query).toString()}`, {
+          headers: { Authorization: header },
+        });
         expect(response.status, `${path} with "${header.slice(0, 12)}"`).toBe(401);
       }
     }

@@ -13,7 +13,8 @@ beforeEach(() => {
   fx = addFixtures(server.db, { now: server.clock.now() });
 });
 
-const withHeader = (authorization: string) => callApi(server, 'GET', 'affiliates/', undefined, { headers: { Authorization: authorization } });
+const withHeader = (authorization: string) =>
+  callApi(server, 'GET', 'affiliates/', undefined, { headers: { Authorization: authorization } });
 
 describe('the Authorization header', () => {
   it('refuses the lower-case scheme and other schemes with 401', async () => {

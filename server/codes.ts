@@ -72,7 +72,13 @@ export function sendEmailCode(ctx: ServerContext, user: UserRow, purpose: 'setup
 }
 
 /** Accepts an unused, unexpired code of the user for the purpose (and device), once. */
-export function redeemEmailCode(ctx: ServerContext, user: UserRow, purpose: 'setup' | 'login', code: string, deviceId: string | null): boolean {
+export function redeemEmailCode(
+  ctx: ServerContext,
+  user: UserRow,
+  purpose: 'setup' | 'login',
+  code: string,
+  deviceId: string | null,
+): boolean {
   if (!/^\d{6}$/.test(code)) return false;
   const result = ctx.db
     .prepare(

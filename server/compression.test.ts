@@ -19,7 +19,10 @@ const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** A built chunk of some 30 KB: text that compresses well, as JavaScript does. */
-const APP_JS = Array.from({ length: 600 }, (_, i) => `export const value${i} = ${JSON.stringify({ id: i, label: `Label ${i % 17}` })};\n`).join('');
+const APP_JS = Array.from(
+  { length: 600 },
+  (_, i) => `export const value${i} = ${JSON.stringify({ id: i, label: `Label ${i % 17}` })};\n`,
+).join('');
 const SMALL_CSS = 'body{margin:0}\n';
 const INDEX_HTML = (title: string) =>
   `<!doctype html><html><head><title>${title}</title><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;

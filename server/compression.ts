@@ -83,7 +83,9 @@ const NO_TRANSFORM = /(^|,)\s*no-transform\s*(,|$)/i;
  * body made in memory is read at once, a body written as it goes (a long list) starts going out
  * after its first megabyte, while the rest is still being written.
  */
-async function readHead(body: ReadableStream<Uint8Array>): Promise<{ head: Uint8Array<ArrayBuffer>; ended: boolean; rest: AsyncGenerator<Uint8Array>; cancel: () => Promise<void> }> {
+async function readHead(
+  body: ReadableStream<Uint8Array>,
+): Promise<{ head: Uint8Array<ArrayBuffer>; ended: boolean; rest: AsyncGenerator<Uint8Array>; cancel: () => Promise<void> }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -26,7 +26,9 @@ async function partialAccess(name: 'child' | 'fresh'): Promise<string> {
 /** Codes of the user that would be accepted now: unused and unexpired. */
 function liveCodes(userId: number): number {
   const row = server.db
-    .prepare<[number, number], { count: number }>('SELECT COUNT(*) AS count FROM email_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ?')
+    .prepare<[number, number], { count: number }>(
+      'SELECT COUNT(*) AS count FROM email_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ?',
+    )
     .get(userId, server.clock.now());
   return row?.count ?? 0;
 }
@@ -39,7 +41,9 @@ describe('POST token/send-email/ under a flood', () => {
     const statuses: number[] = [];
     for (let send = 0; send < 50; send++) statuses.push((await postApi(server, 'token/send-email/', undefined, { access })).status);
     const valid = liveCodes(fx.users.child.id);
-    console.log(`codes valid at once after a send flood (50 sends asked): ${valid}; sends answered 200: ${statuses.filter((s) => s === 200).length}`);
+    console.log(
+      `codes valid at once after a send flood (50 sends asked): ${valid}; sends answered 200: ${statuses.filter((s) => s === 200).length}`,
+    );
     expect(valid).toBe(1);
   });
 

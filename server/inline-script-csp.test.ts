@@ -28,7 +28,10 @@ describe('the server with a built page that has an inline script', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-inline-csp-'));
   const distDir = path.join(workDir, 'dist');
   fs.mkdirSync(distDir, { recursive: true });
-  fs.writeFileSync(path.join(distDir, 'index.html'), `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`);
+  fs.writeFileSync(
+    path.join(distDir, 'index.html'),
+    `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`,
+  );
   afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
   it("allows that script by its hash, and no other inline script ('unsafe-inline' never)", async () => {
@@ -47,13 +50,25 @@ describe('the server with a built page that has an inline script', () => {
 
   it('follows a rebuilt page under a running server: the new script is allowed, the old one no longer', async () => {
     const page = path.join(distDir, 'index.html');
-    const server = await startServer({ port: 0, databasePath: path.join(workDir, 'portal-rebuilt.sqlite'), distDir, demo: false, log: () => {} });
+    const server = await startServer({
+      port: 0,
+      databasePath: path.join(workDir, 'portal-rebuilt.sqlite'),
+      distDir,
+      demo: false,
+      log: () => {},
+    });
     try {
       const base = server.url.replace('//localhost:', '//127.0.0.1:');
-      const scriptSrc = async () => ((await fetch(`${base}/login`)).headers.get('content-security-policy') ?? '').split('; ').find((directive) => directive.startsWith('script-src '));
+      const scriptSrc = async () =>
+        ((await fetch(`${base}/login`)).headers.get('content-security-policy') ?? '')
+          .split('; ')
+          .find((directive) => directive.startsWith('script-src '));
       expect(await scriptSrc()).toBe(`script-src 'self' ${sha256(BOOT)}`);
       const rebuilt = `${BOOT}\n/* rebuilt */`;
-      fs.writeFileSync(page, `<!doctype html><html><head><title>Portal</title><script>${rebuilt}</script></head><body><div id="root"></div></body></html>`);
+      fs.writeFileSync(
+        page,
+        `<!doctype html><html><head><title>Portal</title><script>${rebuilt}</script></head><body><div id="root"></div></body></html>`,
+      );
       // A later modification time, as a rebuild gives, even on a coarse clock.
       fs.utimesSync(page, new Date(), new Date(Date.now() + 2_000));
       const served = await (await fetch(`${base}/login`)).text();
@@ -61,7 +76,10 @@ describe('the server with a built page that has an inline script', () => {
       expect(await scriptSrc()).toBe(`script-src 'self' ${sha256(rebuilt)}`);
     } finally {
       await server.close();
-      fs.writeFileSync(page, `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`);
+      fs.writeFileSync(
+        page,
+        `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`,
+      );
     }
   });
 });

@@ -6,7 +6,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenPairSchema } from '../src/api/schemas.ts';
 import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
-import { addFixtures, createTestServer, totpCode, type Fixtures, type FixtureUserName, type TestServer } from '../tests/utils/api-server.ts';
+import {
+  addFixtures,
+  createTestServer,
+  totpCode,
+  type Fixtures,
+  type FixtureUserName,
+  type TestServer,
+} from '../tests/utils/api-server.ts';
 
 // Each sign-in checks a password at scrypt's real cost (tens of milliseconds, hundreds on a loaded
 // machine), up to 53 in one test: these tests count answers, not time.

@@ -8,7 +8,10 @@ loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = host
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   if (name === 'localhost') return true;
   const family = net.isIP(name);
   if (family === 0) return false;

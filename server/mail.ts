@@ -18,9 +18,10 @@ export interface Mailer {
 
 export function createMailer(db: Db, now: () => number, print: (line: string) => void): Mailer {
   const insert = db.prepare('INSERT INTO outbox (to_email, subject, body, code, created_at) VALUES (?, ?, ?, ?, ?)');
-  const select = db.prepare<[string | null, string | null], { id: number; to_email: string; subject: string; body: string; code: string | null; created_at: number }>(
-    'SELECT * FROM outbox WHERE ? IS NULL OR to_email = ? COLLATE NOCASE ORDER BY id DESC LIMIT 100',
-  );
+  const select = db.prepare<
+    [string | null, string | null],
+    { id: number; to_email: string; subject: string; body: string; code: string | null; created_at: number }
+  >('SELECT * FROM outbox WHERE ? IS NULL OR to_email = ? COLLATE NOCASE ORDER BY id DESC LIMIT 100');
   return {
     send({ to, subject, body, code }) {
       insert.run(to, subject, body, code ?? null, now());

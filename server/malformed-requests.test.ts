@@ -55,19 +55,90 @@ describe('request bodies', () => {
       { body: '' },
       { body: '', type: 'application/json' },
       { body: ' \n\t ', type: 'application/json' },
-      ...['null', 'true', '0', '-1.5e308', '"text"', '[]', '[{}]', '[1,2,3]', '{', '}', '{"a":', '{"a" 1}', 'undefined', 'NaN', '\u0000', '\uFEFF{}', '{}{}'].map(
-        (body) => ({ body, type: 'application/json' }),
-      ),
+      ...[
+        'null',
+        'true',
+        '0',
+        '-1.5e308',
+        '"text"',
+        '[]',
+        '[{}]',
+        '[1,2,3]',
+        '{',
+        '}',
+        '{"a":',
+        '{"a" 1}',
+        'undefined',
+        'NaN',
+        '\u0000',
+        '\uFEFF{}',
+        '{}{}',
+      ].map((body) => ({ body, type: 'application/json' })),
       { body: '['.repeat(5000) + ']'.repeat(5000), type: 'application/json' },
-      { body: JSON.stringify({ username: null, password: null, refresh: null, token: null, device_id: null, email: null, invite_id: null }), type: 'application/json' },
-      { body: JSON.stringify({ username: 1, password: 2, refresh: 3, token: 4, device_id: 5, email: 6, invite_id: 7 }), type: 'application/json' },
-      { body: JSON.stringify({ username: [], password: {}, refresh: [], token: [], device_id: {}, email: [], invite_id: {} }), type: 'application/json' },
-      { body: JSON.stringify({ username: true, password: false, refresh: true, token: false, device_id: true, email: true, invite_id: false }), type: 'application/json' },
+      {
+        body: JSON.stringify({ username: null, password: null, refresh: null, token: null, device_id: null, email: null, invite_id: null }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({ username: 1, password: 2, refresh: 3, token: 4, device_id: 5, email: 6, invite_id: 7 }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({ username: [], password: {}, refresh: [], token: [], device_id: {}, email: [], invite_id: {} }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({
+          username: true,
+          password: false,
+          refresh: true,
+          token: false,
+          device_id: true,
+          email: true,
+          invite_id: false,
+        }),
+        type: 'application/json',
+      },
       { body: '{"__proto__": {"username": "parent", "password": "x"}, "constructor": {"prototype": {}}}', type: 'application/json' },
-      { body: JSON.stringify({ username: '\ud800', password: '\udfff', refresh: '\ud800', token: '\ud800', device_id: '\ud800', email: '\ud800@x.y', invite_id: '\ud800' }), type: 'application/json' },
-      { body: JSON.stringify({ username: BIG, password: 'x', refresh: BIG, token: BIG, device_id: BIG, email: `${BIG}@x.y`, invite_id: 'x' }), type: 'application/json' },
-      { body: JSON.stringify({ token: '１２３４５６', device_id: "' OR 1=1 --", refresh: 'a.b.c', email: 'a@b.co', password: 'p'.repeat(200), invite_id: api.fx.invites.valid }), type: 'application/json' },
-      { body: JSON.stringify({ username: 'parent', password: 'wrong-password', email: 'a@b.co', password2: 'x', invite_id: "' OR 1=1 --" }), type: 'application/json' },
+      {
+        body: JSON.stringify({
+          username: '\ud800',
+          password: '\udfff',
+          refresh: '\ud800',
+          token: '\ud800',
+          device_id: '\ud800',
+          email: '\ud800@x.y',
+          invite_id: '\ud800',
+        }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({
+          username: BIG,
+          password: 'x',
+          refresh: BIG,
+          token: BIG,
+          device_id: BIG,
+          email: `${BIG}@x.y`,
+          invite_id: 'x',
+        }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({
+          token: '１２３４５６',
+          device_id: "' OR 1=1 --",
+          refresh: 'a.b.c',
+          email: 'a@b.co',
+          password: 'p'.repeat(200),
+          invite_id: api.fx.invites.valid,
+        }),
+        type: 'application/json',
+      },
+      {
+        body: JSON.stringify({ username: 'parent', password: 'wrong-password', email: 'a@b.co', password2: 'x', invite_id: "' OR 1=1 --" }),
+        type: 'application/json',
+      },
       { body: `{"pad": "${'y'.repeat(70_000)}"}`, type: 'application/json' },
       { body: new Uint8Array([0xff, 0xfe, 0x7b, 0x22, 0x80, 0x22, 0x7d]), type: 'application/json' },
       { body: '{"username": "parent"}', type: 'text/plain' },
@@ -111,11 +182,25 @@ describe('request bodies', () => {
 describe('garbage in query strings and paths', () => {
   it('never answers the GET endpoints with a 5xx', async () => {
     const { access } = await verifiedPair('admin');
-    const starts = ['\u0000', 'x'.repeat(10_000), '2026-11-05T00:00:00+99:00', '+275760-09-13T00:00:00Z', '-000001-01-01T00:00:00Z', '2026-02-30', 'P1D', '1e10', '[]', "' OR 1=1 --"];
+    const starts = [
+      '\u0000',
+      'x'.repeat(10_000),
+      '2026-11-05T00:00:00+99:00',
+      '+275760-09-13T00:00:00Z',
+      '-000001-01-01T00:00:00Z',
+      '2026-02-30',
+      'P1D',
+      '1e10',
+      '[]',
+      "' OR 1=1 --",
+    ];
     const paths: string[] = [];
     for (const start of starts) {
       for (const path of ['payment_events/', 'connection_fees/']) {
-        paths.push(`${path}?${new URLSearchParams({ start }).toString()}`, `${path}?${new URLSearchParams({ start: NOV_5, end: start }).toString()}`);
+        paths.push(
+          `${path}?${new URLSearchParams({ start }).toString()}`,
+          `${path}?${new URLSearchParams({ start: NOV_5, end: start }).toString()}`,
+        );
       }
     }
     // An unencoded "+" of an offset reads as a space, as in Django.

@@ -91,7 +91,9 @@ describe('other users while one account signs in 20 times at once', () => {
 
     let loginsDone = false;
     const logins = Promise.all(
-      Array.from({ length: 20 }, () => post('token/', { username: 'child', password: fx.users.child.password }).then((answer) => answer.status)),
+      Array.from({ length: 20 }, () =>
+        post('token/', { username: 'child', password: fx.users.child.password }).then((answer) => answer.status),
+      ),
     ).finally(() => {
       loginsDone = true;
     });

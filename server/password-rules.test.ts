@@ -21,7 +21,8 @@ beforeEach(() => {
   fx = addFixtures(server.db, { now: server.clock.now() });
 });
 
-const register = (password: unknown, email = EMAIL) => postApi(server, 'affiliates/invites/register/', { email, password, invite_id: fx.invites.valid });
+const register = (password: unknown, email = EMAIL) =>
+  postApi(server, 'affiliates/invites/register/', { email, password, invite_id: fx.invites.valid });
 
 describe('POST affiliates/invites/register/ password rules', () => {
   it('refuses 12345678, password and the e-mail address itself, with Django’s messages under password', async () => {

@@ -29,15 +29,28 @@ describe('pruneExpired', () => {
   it('deletes what has expired as the clock moves on, and keeps what is still in force', async () => {
     // Rows of every kind: failures (unknown usernames), a refresh token, an e-mailed code with its
     // outbox mail, and an unconfirmed e-mail device of another account.
-    for (let attempt = 0; attempt < 3; attempt++) await postApi(server, 'token/', { username: `nobody-${attempt}`, password: 'guess-password' });
+    for (let attempt = 0; attempt < 3; attempt++)
+      await postApi(server, 'token/', { username: `nobody-${attempt}`, password: 'guess-password' });
     const pair = await signIn(server, fx.users.child.username, fx.users.child.password);
     const fresh = await postApi(server, 'token/', { username: 'fresh', password: fx.users.fresh.password });
     await postApi(server, '2fa/email/setup/', undefined, { access: (fresh.body as { access: string }).access });
-    const before = { failed: count('failed_attempts'), codes: count('email_codes'), outbox: count('outbox'), refresh: count('refresh_tokens'), devices: count('devices') };
+    const before = {
+      failed: count('failed_attempts'),
+      codes: count('email_codes'),
+      outbox: count('outbox'),
+      refresh: count('refresh_tokens'),
+      devices: count('devices'),
+    };
     expect(Object.values(before).every((n) => n > 0)).toBe(true);
 
     // Nothing has expired yet.
-    expect(pruneExpired(server.db, server.clock.now())).toMatchObject({ failedAttempts: 0, emailCodes: 0, outbox: 0, refreshTokens: 0, devices: 0 });
+    expect(pruneExpired(server.db, server.clock.now())).toMatchObject({
+      failedAttempts: 0,
+      emailCodes: 0,
+      outbox: 0,
+      refreshTokens: 0,
+      devices: 0,
+    });
     expect(count('failed_attempts')).toBe(before.failed);
 
     // 15 minutes on: the failures and the codes (10 minutes) are gone, the rest stays.
@@ -84,7 +97,10 @@ describe('startServer', () => {
       insert.run('login:name:recent|127.0.0.1', Date.now());
       db.close();
       const running = await startServer({ port: 0, databasePath: file, demo: false, log: () => {} });
-      const keys = running.db.prepare<[], { key: string }>('SELECT key FROM failed_attempts').all().map((row) => row.key);
+      const keys = running.db
+        .prepare<[], { key: string }>('SELECT key FROM failed_attempts')
+        .all()
+        .map((row) => row.key);
       await running.close();
       expect(keys).toEqual(['login:name:recent|127.0.0.1']);
     } finally {

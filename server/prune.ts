@@ -30,10 +30,12 @@ export function pruneExpired(db: Db, now: number): Pruned {
     // that its reuse is still noticed and revokes its chain.
     const refreshTokens = db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(now).changes;
     // Codes of a device go before it (their foreign key); confirmed devices are kept.
-    db.prepare(
-      'DELETE FROM email_codes WHERE device_id IN (SELECT id FROM devices WHERE confirmed_at IS NULL AND created_at <= ?)',
-    ).run(now - UNCONFIRMED_DEVICE_KEEP_MS);
-    const devices = db.prepare('DELETE FROM devices WHERE confirmed_at IS NULL AND created_at <= ?').run(now - UNCONFIRMED_DEVICE_KEEP_MS).changes;
+    db.prepare('DELETE FROM email_codes WHERE device_id IN (SELECT id FROM devices WHERE confirmed_at IS NULL AND created_at <= ?)').run(
+      now - UNCONFIRMED_DEVICE_KEEP_MS,
+    );
+    const devices = db
+      .prepare('DELETE FROM devices WHERE confirmed_at IS NULL AND created_at <= ?')
+      .run(now - UNCONFIRMED_DEVICE_KEEP_MS).changes;
     return { failedAttempts, emailCodes, outbox, refreshTokens, devices };
   })();
 }

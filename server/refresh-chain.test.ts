@@ -81,10 +81,15 @@ describe('a database made before chains were kept', () => {
     try {
       // The refresh_tokens table as the earlier server made it, with one live token.
       const old = new Database(file);
-      old.exec('CREATE TABLE refresh_tokens (jti TEXT PRIMARY KEY, user_id INTEGER NOT NULL, expires_at INTEGER NOT NULL, revoked_at INTEGER)');
+      old.exec(
+        'CREATE TABLE refresh_tokens (jti TEXT PRIMARY KEY, user_id INTEGER NOT NULL, expires_at INTEGER NOT NULL, revoked_at INTEGER)',
+      );
       old.close();
       const db = openDatabase(file);
-      const columns = db.prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)').all().map((column) => column.name);
+      const columns = db
+        .prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)')
+        .all()
+        .map((column) => column.name);
       expect(columns).toContain('family');
       db.close();
       // Opening again is harmless.

@@ -17,7 +17,9 @@ function seeded(): Db {
 
 /** The report a user downloads: the latest issue for the affiliate and start date. */
 function latestReport(db: Db, affiliateId: string, startDate: string): ReportRow {
-  return db.prepare('SELECT * FROM reports WHERE affiliate_id = ? AND start_date = ? ORDER BY id DESC LIMIT 1').get(affiliateId, startDate) as ReportRow;
+  return db
+    .prepare('SELECT * FROM reports WHERE affiliate_id = ? AND start_date = ? ORDER BY id DESC LIMIT 1')
+    .get(affiliateId, startDate) as ReportRow;
 }
 
 async function loadWorkbook(db: Db, reportId: number): Promise<ExcelJS.Workbook> {
@@ -56,7 +58,9 @@ function eventsOfPeriod(db: Db, affiliateIds: string[], table: 'payment_events' 
   const from = DateTime.fromISO(report.start_date).toJSDate().toISOString();
   const to = DateTime.fromISO(report.end_date).plus({ days: 1 }).toJSDate().toISOString();
   return db
-    .prepare(`SELECT * FROM ${table} WHERE affiliate_id IN (${affiliateIds.map(() => '?').join(',')}) AND created >= ? AND created < ? ORDER BY created, id`)
+    .prepare(
+      `SELECT * FROM ${table} WHERE affiliate_id IN (${affiliateIds.map(() => '?').join(',')}) AND created >= ? AND created < ? ORDER BY created, id`,
+    )
     .all(...affiliateIds, from, to) as { id: number; created: string; amount: string; policies?: string }[];
 }
 
@@ -92,7 +96,9 @@ describe('buildReportWorkbook', () => {
 
   it('shows a superseded issue with its own figures', async () => {
     const issues = db.prepare('SELECT * FROM reports ORDER BY id').all() as ReportRow[];
-    const superseded = issues.find((row) => issues.some((later) => later.id > row.id && later.affiliate_id === row.affiliate_id && later.start_date === row.start_date));
+    const superseded = issues.find((row) =>
+      issues.some((later) => later.id > row.id && later.affiliate_id === row.affiliate_id && later.start_date === row.start_date),
+    );
     if (!superseded) throw new Error('The demo data has no superseded report');
     const entries = summary(await loadWorkbook(db, superseded.id));
     expect(entries.get('Sales')?.value).toBe(superseded.sales);
@@ -101,12 +107,23 @@ describe('buildReportWorkbook', () => {
 
   it('lists one Sales row per own event of the period, whose totals match the report', async () => {
     const sales = sheet(await loadWorkbook(db, report.id), 'Sales');
-    expect(sales.getRow(1).values).toEqual([undefined, 'Date', 'Policy Number', 'Traveler(s)', 'Product', 'Amount', 'Commission %', 'Referral Fee']);
+    expect(sales.getRow(1).values).toEqual([
+      undefined,
+      'Date',
+      'Policy Number',
+      'Traveler(s)',
+      'Product',
+      'Amount',
+      'Commission %',
+      'Referral Fee',
+    ]);
     const rows = dataRows(sales);
     const events = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
     expect(rows).toHaveLength(events.length);
     expect(rows).toHaveLength(report.sales);
-    const policyNumbers = events.map((event) => (JSON.parse(event.policies ?? '[]') as { policy_number: string }[])[0]?.policy_number ?? '');
+    const policyNumbers = events.map(
+      (event) => (JSON.parse(event.policies ?? '[]') as { policy_number: string }[])[0]?.policy_number ?? '',
+    );
     expect(rows.map((row) => row[1] ?? '')).toEqual(policyNumbers);
     expect(sumOf(rows.map((row) => row[4]))).toBeCloseTo(Number(report.premium_collected), 2);
     expect(sumOf(rows.map((row) => row[6]))).toBeCloseTo(Number(report.commission), 2);
@@ -119,7 +136,7 @@ describe('buildReportWorkbook', () => {
     expect(first?.[0]).toEqual(new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second)));
   });
 
-  it('lists the connection fees earned on the children\'s sales, whose total matches the report', async () => {
+  it("lists the connection fees earned on the children's sales, whose total matches the report", async () => {
     const fees = sheet(await loadWorkbook(db, report.id), 'Connection Fees');
     expect(fees.getRow(1).values).toEqual([undefined, 'Date', 'Connected Affiliate', 'Sale Amount', 'Connection Fee']);
     const rows = dataRows(fees);
@@ -138,7 +155,7 @@ describe('buildReportWorkbook', () => {
     }
   });
 
-  it('gives a platform-only affiliate zero referral fees and its child\'s connection fees', async () => {
+  it("gives a platform-only affiliate zero referral fees and its child's connection fees", async () => {
     const nomad = latestReport(db, 'AFF-300', '2026-10-01');
     const workbook = await loadWorkbook(db, nomad.id);
     expect(sumOf(dataRows(sheet(workbook, 'Sales')).map((row) => row[6]))).toBe(0);

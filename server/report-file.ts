@@ -26,8 +26,14 @@ export interface ReportFigures {
   connection_fees: string;
 }
 
-interface Traveler { first_name?: string | null; last_name?: string | null }
-interface Policy { policy_number?: string | null; travelers?: Traveler[] | null }
+interface Traveler {
+  first_name?: string | null;
+  last_name?: string | null;
+}
+interface Policy {
+  policy_number?: string | null;
+  travelers?: Traveler[] | null;
+}
 
 export interface PeriodSale {
   id: number;
@@ -123,7 +129,8 @@ const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 export async function buildReportWorkbook(db: Db, reportId: number): Promise<Buffer | null> {
   const report = db.prepare('SELECT * FROM reports WHERE id = ?').get(reportId) as ReportRow | undefined;
   if (!report) return null;
-  const affiliate = db.prepare('SELECT name FROM affiliates WHERE affiliate_id = ?').get(report.affiliate_id) as { name: string } | undefined;
+  const affiliate = db.prepare('SELECT name FROM affiliates WHERE affiliate_id = ?').get(report.affiliate_id) as
+    { name: string } | undefined;
 
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Affiliate Portal';
@@ -198,7 +205,11 @@ function addConnectionFeesSheet(workbook: ExcelJS.Workbook, fees: PeriodConnecti
   }
 }
 
-interface ListColumn { header: string; width: number; numFmt?: string }
+interface ListColumn {
+  header: string;
+  width: number;
+  numFmt?: string;
+}
 
 /** A listing sheet: bold, frozen header row and the columns' widths and number formats. */
 function addListSheet(workbook: ExcelJS.Workbook, name: string, columns: ListColumn[]): ExcelJS.Worksheet {
@@ -215,9 +226,7 @@ function firstPolicy(policiesJson: string): Policy | undefined {
 }
 
 function travelerNames(policy: Policy | undefined): string {
-  return (policy?.travelers ?? [])
-    .map((traveler) => [traveler.first_name, traveler.last_name].filter(Boolean).join(' '))
-    .join(', ');
+  return (policy?.travelers ?? []).map((traveler) => [traveler.first_name, traveler.last_name].filter(Boolean).join(' ')).join(', ');
 }
 
 /**

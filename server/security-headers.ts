@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
-/** Where Google Tag Manager's script comes from (src/app/data-layer.ts loads it). */
+/** Where Google Tag Manager's script comes from (src/session/data-layer.ts loads it). */
 export const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
 
 export interface SecurityHeaderOptions {
@@ -53,7 +53,11 @@ export function builtPageScriptHashes(file: string): () => readonly string[] {
   };
 }
 
-export function securityHeaders({ hsts = false, tagManager = false, scriptHashes = () => [] }: SecurityHeaderOptions = {}): MiddlewareHandler {
+export function securityHeaders({
+  hsts = false,
+  tagManager = false,
+  scriptHashes = () => [],
+}: SecurityHeaderOptions = {}): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       // Scripts, styles, images and API calls from this origin only; no inline style, and no

@@ -23,7 +23,10 @@ function seeded(seedEvents?: number): Db {
 /** The dashboard's default range in the browser's zone: [today - 30 days, tomorrow), as the SPA asks. */
 function last30Days() {
   const today = TODAY.startOf('day');
-  return new URLSearchParams({ start: today.minus({ days: 30 }).startOf('day').toISO()!, end: today.plus({ days: 1 }).startOf('day').toISO()! });
+  return new URLSearchParams({
+    start: today.minus({ days: 30 }).startOf('day').toISO()!,
+    end: today.plus({ days: 1 }).startOf('day').toISO()!,
+  });
 }
 
 /** globetrotter's payment events and connection fees of the last 30 days, as the dashboard gets them. */
@@ -79,7 +82,8 @@ describe('the seed size', () => {
     const sized = seeded(1_000);
     for (const table of ['affiliates', 'invites']) expect(tableRows(sized, table), table).toEqual(tableRows(plain, table));
     // Each seeding hashes the password with its own salt.
-    const users = (db: Db) => db.prepare('SELECT username, email, affiliate_id, is_superuser, twofa_method, totp_secret FROM users ORDER BY id').all();
+    const users = (db: Db) =>
+      db.prepare('SELECT username, email, affiliate_id, is_superuser, twofa_method, totp_secret FROM users ORDER BY id').all();
     expect(users(sized)).toEqual(users(plain));
     const seedSizeRows = (db: Db) => db.prepare('SELECT count(*) AS n FROM payment_events WHERE id >= 1000000000').get();
     expect(seedSizeRows(plain)).toEqual({ n: 0 });

@@ -17,9 +17,34 @@ const TODAY = DateTime.fromObject({ year: 2026, month: 11, day: 22, hour: 14, mi
 const TODAY_ISO = TODAY.toJSDate().toISOString();
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface EventRow { id: number; created: string; amount: string | null; affiliate_id: string; commission_pc: string | null; product: string; policies: string }
-interface FeeRow { id: number; created: string; amount: string | null; affiliate_id: string; connection_fee_pc: string | null; connection_fee_amount: string | null }
-interface ReportRow { id: number; report_date: string; start_date: string; end_date: string; affiliate_id: string; sales: number; premium_collected: string; commission: string; connection_fees: string }
+interface EventRow {
+  id: number;
+  created: string;
+  amount: string | null;
+  affiliate_id: string;
+  commission_pc: string | null;
+  product: string;
+  policies: string;
+}
+interface FeeRow {
+  id: number;
+  created: string;
+  amount: string | null;
+  affiliate_id: string;
+  connection_fee_pc: string | null;
+  connection_fee_amount: string | null;
+}
+interface ReportRow {
+  id: number;
+  report_date: string;
+  start_date: string;
+  end_date: string;
+  affiliate_id: string;
+  sales: number;
+  premium_collected: string;
+  commission: string;
+  connection_fees: string;
+}
 
 function seeded(today: DateTime = TODAY, log?: (line: string) => void): Db {
   const db = openDatabase(':memory:');
@@ -56,13 +81,37 @@ describe('static demo rows', () => {
   });
 
   it('creates the demo accounts with their affiliate, role and two-factor method', () => {
-    const users = all<Record<string, unknown>>(db, 'SELECT username, email, affiliate_id, is_superuser, twofa_method, totp_secret FROM users ORDER BY id');
+    const users = all<Record<string, unknown>>(
+      db,
+      'SELECT username, email, affiliate_id, is_superuser, twofa_method, totp_secret FROM users ORDER BY id',
+    );
     expect(users).toEqual([
-      { username: 'globetrotter', email: 'globetrotter@demo.example', affiliate_id: 'AFF-100', is_superuser: 0, twofa_method: 'totp', totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
-      { username: 'berlin', email: 'berlin@demo.example', affiliate_id: 'AFF-110', is_superuser: 0, twofa_method: 'email', totp_secret: null },
+      {
+        username: 'globetrotter',
+        email: 'globetrotter@demo.example',
+        affiliate_id: 'AFF-100',
+        is_superuser: 0,
+        twofa_method: 'totp',
+        totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      },
+      {
+        username: 'berlin',
+        email: 'berlin@demo.example',
+        affiliate_id: 'AFF-110',
+        is_superuser: 0,
+        twofa_method: 'email',
+        totp_secret: null,
+      },
       { username: 'sunny', email: 'sunny@demo.example', affiliate_id: 'AFF-200', is_superuser: 0, twofa_method: null, totp_secret: null },
       { username: 'nomad', email: 'nomad@demo.example', affiliate_id: 'AFF-300', is_superuser: 0, twofa_method: null, totp_secret: null },
-      { username: 'admin', email: 'admin@demo.example', affiliate_id: null, is_superuser: 1, twofa_method: 'totp', totp_secret: DEMO_ACCOUNTS[4]?.totpSecret },
+      {
+        username: 'admin',
+        email: 'admin@demo.example',
+        affiliate_id: null,
+        is_superuser: 1,
+        twofa_method: 'totp',
+        totp_secret: DEMO_ACCOUNTS[4]?.totpSecret,
+      },
     ]);
   });
 
@@ -80,17 +129,27 @@ describe('static demo rows', () => {
   it('creates the demo invite for AFF-120, valid for 30 days from seeding', () => {
     expect(DEMO_INVITE_ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(db.prepare('SELECT * FROM invites').all()).toEqual([
-      { id: DEMO_INVITE_ID, affiliate_id: 'AFF-120', created_at: TODAY.toMillis(), expires_at: TODAY.toMillis() + 30 * DAY_MS, used_at: null },
+      {
+        id: DEMO_INVITE_ID,
+        affiliate_id: 'AFF-120',
+        created_at: TODAY.toMillis(),
+        expires_at: TODAY.toMillis() + 30 * DAY_MS,
+        used_at: null,
+      },
     ]);
   });
 
   it('re-creates the demo invite only when it is missing', () => {
     const later = TODAY.plus({ days: 40 });
     ensureDemoData(db, { today: later });
-    expect(db.prepare('SELECT expires_at FROM invites WHERE id = ?').get(DEMO_INVITE_ID)).toEqual({ expires_at: TODAY.toMillis() + 30 * DAY_MS });
+    expect(db.prepare('SELECT expires_at FROM invites WHERE id = ?').get(DEMO_INVITE_ID)).toEqual({
+      expires_at: TODAY.toMillis() + 30 * DAY_MS,
+    });
     db.prepare('DELETE FROM invites').run();
     ensureDemoData(db, { today: later });
-    expect(db.prepare('SELECT expires_at FROM invites WHERE id = ?').get(DEMO_INVITE_ID)).toEqual({ expires_at: later.toMillis() + 30 * DAY_MS });
+    expect(db.prepare('SELECT expires_at FROM invites WHERE id = ?').get(DEMO_INVITE_ID)).toEqual({
+      expires_at: later.toMillis() + 30 * DAY_MS,
+    });
   });
 });
 
@@ -129,7 +188,8 @@ describe('payment events and connection fees', () => {
 
   it('makes all AFF-300 sales and some AFF-100/AFF-200 sales platform sales (commission 0 or NULL)', () => {
     const isPlatform = (row: EventRow) => row.commission_pc === null || Number(row.commission_pc) === 0;
-    const share = (id: string) => rows.filter((row) => row.affiliate_id === id && isPlatform(row)).length / rows.filter((row) => row.affiliate_id === id).length;
+    const share = (id: string) =>
+      rows.filter((row) => row.affiliate_id === id && isPlatform(row)).length / rows.filter((row) => row.affiliate_id === id).length;
     expect(share('AFF-300')).toBe(1);
     for (const id of ['AFF-100', 'AFF-200']) {
       expect(share(id)).toBeGreaterThan(0.08);
@@ -172,8 +232,9 @@ describe('payment events and connection fees', () => {
   it('records a connection fee for every sale of a child affiliate, with the sale id, time, amount and affiliate', () => {
     const childSales = rows.filter((row) => ['AFF-110', 'AFF-120', 'AFF-310'].includes(row.affiliate_id));
     const feeRows = fees(db);
-    expect(feeRows.map((fee) => ({ id: fee.id, created: fee.created, amount: fee.amount, affiliate_id: fee.affiliate_id })))
-      .toEqual(childSales.map((sale) => ({ id: sale.id, created: sale.created, amount: sale.amount, affiliate_id: sale.affiliate_id })));
+    expect(feeRows.map((fee) => ({ id: fee.id, created: fee.created, amount: fee.amount, affiliate_id: fee.affiliate_id }))).toEqual(
+      childSales.map((sale) => ({ id: sale.id, created: sale.created, amount: sale.amount, affiliate_id: sale.affiliate_id })),
+    );
     const kind = (fee: FeeRow) => `${fee.connection_fee_pc ?? '-'} / ${fee.connection_fee_amount ?? '-'}`;
     const kinds = new Map<string, number>();
     for (const fee of feeRows) kinds.set(kind(fee), (kinds.get(kind(fee)) ?? 0) + 1);
@@ -266,19 +327,24 @@ describe('reports', () => {
   it('carry the figures recomputed from the stored events in the latest issue', () => {
     const latest = new Map<string, ReportRow>();
     for (const row of rows) latest.set(`${row.affiliate_id}|${row.start_date}`, row); // ordered by id
-    const parents = new Map(all<{ affiliate_id: string; parent_id: string | null }>(db, 'SELECT * FROM affiliates').map((a) => [a.affiliate_id, a.parent_id]));
+    const parents = new Map(
+      all<{ affiliate_id: string; parent_id: string | null }>(db, 'SELECT * FROM affiliates').map((a) => [a.affiliate_id, a.parent_id]),
+    );
     const monthOf = (created: string) => localDate(created).startOf('month').toISODate();
     const eventRows = events(db).map((row) => ({ ...row, month: monthOf(row.created) }));
     const feeRows = fees(db).map((fee) => ({ ...fee, month: monthOf(fee.created) }));
     for (const report of latest.values()) {
       const own = eventRows.filter((row) => row.affiliate_id === report.affiliate_id && row.month === report.start_date);
       const connected = feeRows.filter((fee) => parents.get(fee.affiliate_id) === report.affiliate_id && fee.month === report.start_date);
-      const sum = (values: BigNumber.Value[]) => values.reduce<BigNumber>((total, value) => total.plus(value), new BigNumber(0)).toFixed(2, BigNumber.ROUND_HALF_EVEN);
+      const sum = (values: BigNumber.Value[]) =>
+        values.reduce<BigNumber>((total, value) => total.plus(value), new BigNumber(0)).toFixed(2, BigNumber.ROUND_HALF_EVEN);
       expect(report).toMatchObject({
         sales: own.length,
         premium_collected: sum(own.map((row) => row.amount ?? 0)),
         commission: sum(own.map((row) => new BigNumber(row.amount ?? 0).times(row.commission_pc ?? 0).div(100))),
-        connection_fees: sum(connected.map((fee) => fee.connection_fee_amount ?? new BigNumber(fee.amount ?? 0).times(fee.connection_fee_pc ?? 0).div(100))),
+        connection_fees: sum(
+          connected.map((fee) => fee.connection_fee_amount ?? new BigNumber(fee.amount ?? 0).times(fee.connection_fee_pc ?? 0).div(100)),
+        ),
       });
       expect(own.length).toBeGreaterThan(20);
     }
@@ -294,7 +360,13 @@ describe('createInvite', () => {
   it('creates an invite valid for 14 days by default', () => {
     const id = createInvite(db, 'AFF-200', { now });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(db.prepare('SELECT * FROM invites WHERE id = ?').get(id)).toEqual({ id, affiliate_id: 'AFF-200', created_at: now, expires_at: now + 14 * DAY_MS, used_at: null });
+    expect(db.prepare('SELECT * FROM invites WHERE id = ?').get(id)).toEqual({
+      id,
+      affiliate_id: 'AFF-200',
+      created_at: now,
+      expires_at: now + 14 * DAY_MS,
+      used_at: null,
+    });
   });
 
   it('honours a custom validity and gives each invite a new id', () => {

@@ -25,25 +25,45 @@ export interface DemoAccount {
 /** Every demo account signs in with DEMO_PASSWORD. TOTP secrets are Base32, 32 characters (20 bytes). */
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   {
-    username: 'globetrotter', email: 'globetrotter@demo.example', affiliateId: 'AFF-100', isSuperuser: false,
-    method: 'totp', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    username: 'globetrotter',
+    email: 'globetrotter@demo.example',
+    affiliateId: 'AFF-100',
+    isSuperuser: false,
+    method: 'totp',
+    totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
     description: 'parent affiliate with two children, signs in with an authenticator app',
   },
   {
-    username: 'berlin', email: 'berlin@demo.example', affiliateId: 'AFF-110', isSuperuser: false,
-    method: 'email', description: 'child affiliate, signs in with e-mailed codes',
+    username: 'berlin',
+    email: 'berlin@demo.example',
+    affiliateId: 'AFF-110',
+    isSuperuser: false,
+    method: 'email',
+    description: 'child affiliate, signs in with e-mailed codes',
   },
   {
-    username: 'sunny', email: 'sunny@demo.example', affiliateId: 'AFF-200', isSuperuser: false,
-    method: null, description: 'has not set up two-factor authentication yet',
+    username: 'sunny',
+    email: 'sunny@demo.example',
+    affiliateId: 'AFF-200',
+    isSuperuser: false,
+    method: null,
+    description: 'has not set up two-factor authentication yet',
   },
   {
-    username: 'nomad', email: 'nomad@demo.example', affiliateId: 'AFF-300', isSuperuser: false,
-    method: null, description: 'has not set up two-factor authentication yet (a second account for the other setup path)',
+    username: 'nomad',
+    email: 'nomad@demo.example',
+    affiliateId: 'AFF-300',
+    isSuperuser: false,
+    method: null,
+    description: 'has not set up two-factor authentication yet (a second account for the other setup path)',
   },
   {
-    username: 'admin', email: 'admin@demo.example', affiliateId: null, isSuperuser: true,
-    method: 'totp', totpSecret: 'OBXXE5DBNQWWCZDNNFXC2ZDFNVXS2MRW',
+    username: 'admin',
+    email: 'admin@demo.example',
+    affiliateId: null,
+    isSuperuser: true,
+    method: 'totp',
+    totpSecret: 'OBXXE5DBNQWWCZDNNFXC2ZDFNVXS2MRW',
     description: 'superuser who can view the portal as any affiliate',
   },
 ];
@@ -55,7 +75,11 @@ const DEMO_INVITE_AFFILIATE = 'AFF-120';
 const DEMO_INVITE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface DemoAffiliate { id: string; name: string; parentId: string | null }
+interface DemoAffiliate {
+  id: string;
+  name: string;
+  parentId: string | null;
+}
 
 /** Parents before children (foreign keys). AFF-400 has no sales and so no reports. */
 const AFFILIATES: readonly DemoAffiliate[] = [
@@ -69,10 +93,20 @@ const AFFILIATES: readonly DemoAffiliate[] = [
 ];
 
 /** Selling affiliates; `platformShare` is the share of their sales made with 0 commission. */
-interface Seller { id: string; index: number; platformShare: number; isChild: boolean }
+interface Seller {
+  id: string;
+  index: number;
+  platformShare: number;
+  isChild: boolean;
+}
 
 const SELLERS: readonly Seller[] = [
-  ['AFF-100', 0.15], ['AFF-110', 0], ['AFF-120', 0], ['AFF-200', 0.15], ['AFF-300', 1], ['AFF-310', 0],
+  ['AFF-100', 0.15],
+  ['AFF-110', 0],
+  ['AFF-120', 0],
+  ['AFF-200', 0.15],
+  ['AFF-300', 1],
+  ['AFF-310', 0],
 ].map(([id, platformShare], index) => ({
   id: id as string,
   index,
@@ -90,8 +124,38 @@ const REPORT_DAY = 15;
 
 const PRODUCTS = ['Single Trip', 'Annual Multi-Trip', 'Backpacker'] as const;
 const COMMISSION_PCS = ['10.00', '12.50', '15.00'] as const;
-const FIRST_NAMES = ['Anna', 'Ben', 'Chloé', 'David', 'Elif', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Keiko', 'Lena', 'Marco', 'Nora', 'Omar', 'Paula'] as const;
-const LAST_NAMES = ['Schmidt', 'Silva', 'Murphy', 'Novak', 'Yilmaz', 'Okafor', 'Larsen', 'García', 'Rossi', 'Tanaka', 'Dubois', 'Kowalski'] as const;
+const FIRST_NAMES = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Elif',
+  'Farid',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Lena',
+  'Marco',
+  'Nora',
+  'Omar',
+  'Paula',
+] as const;
+const LAST_NAMES = [
+  'Schmidt',
+  'Silva',
+  'Murphy',
+  'Novak',
+  'Yilmaz',
+  'Okafor',
+  'Larsen',
+  'García',
+  'Rossi',
+  'Tanaka',
+  'Dubois',
+  'Kowalski',
+] as const;
 
 /** YYYY-MM-DD of a local date (luxon answers null only for an invalid DateTime). */
 function isoDate(date: DateTime): string {
@@ -123,8 +187,14 @@ type Random = ReturnType<typeof createRandom>;
 
 // --- One day of sales ---------------------------------------------------------------------
 
-interface Traveler { first_name: string; last_name: string }
-interface Policy { policy_number: string; travelers: Traveler[] }
+interface Traveler {
+  first_name: string;
+  last_name: string;
+}
+interface Policy {
+  policy_number: string;
+  travelers: Traveler[];
+}
 
 interface DemoSale {
   id: number;
@@ -241,7 +311,15 @@ function insertSales(db: Db, days: DateTime[], cutoff: number): { events: number
       for (const sale of salesOfDay(day, seller)) {
         if (sale.time >= cutoff) continue;
         const created = new Date(sale.time).toISOString();
-        counts.events += insertEvent.run(sale.id, created, sale.amount, sale.affiliateId, sale.commissionPc, sale.product, JSON.stringify(sale.policies)).changes;
+        counts.events += insertEvent.run(
+          sale.id,
+          created,
+          sale.amount,
+          sale.affiliateId,
+          sale.commissionPc,
+          sale.product,
+          JSON.stringify(sale.policies),
+        ).changes;
         if (sale.fee) counts.fees += insertFee.run(sale.id, created, sale.amount, sale.affiliateId, sale.fee.pc, sale.fee.amount).changes;
       }
     }
@@ -316,7 +394,18 @@ function insertUsers(db: Db): string[] {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   return missing
-    .filter((account) => insert.run(account.username, account.email, passwordHash, account.affiliateId, account.isSuperuser ? 1 : 0, account.method, account.totpSecret ?? null).changes > 0)
+    .filter(
+      (account) =>
+        insert.run(
+          account.username,
+          account.email,
+          passwordHash,
+          account.affiliateId,
+          account.isSuperuser ? 1 : 0,
+          account.method,
+          account.totpSecret ?? null,
+        ).changes > 0,
+    )
     .map((account) => account.username);
 }
 
@@ -351,9 +440,13 @@ function insertSeedSize(db: Db, today: DateTime, events: number): { events: numb
   const start = today.startOf('day').minus({ days: 30 }).startOf('day').toMillis();
   const end = today.toMillis();
   const count = (table: string, affiliates: string[]) =>
-    (db
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${affiliates.map(() => '?').join(', ')})`)
-      .get(new Date(start).toISOString(), new Date(end).toISOString(), ...affiliates) as { n: number }).n;
+    (
+      db
+        .prepare(
+          `SELECT count(*) AS n FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${affiliates.map(() => '?').join(', ')})`,
+        )
+        .get(new Date(start).toISOString(), new Date(end).toISOString(), ...affiliates) as { n: number }
+    ).n;
   const eventsToAdd = Math.max(0, events - count('payment_events', visible));
   // Connection fees are the parent's on its children's sales.
   const feesToAdd = Math.min(eventsToAdd, Math.max(0, Math.round(events / 5) - count('connection_fees', children)));
@@ -376,7 +469,12 @@ function insertSeedSize(db: Db, today: DateTime, events: number): { events: numb
     const amount = randomAmount(random);
     const policies: Policy[] = random.chance(0.03)
       ? []
-      : [{ policy_number: `TB-${String(id - FIRST_SEED_SIZE_ID).padStart(7, '0')}`, travelers: Array.from({ length: random.int(1, 3) }, () => randomTraveler(random)) }];
+      : [
+          {
+            policy_number: `TB-${String(id - FIRST_SEED_SIZE_ID).padStart(7, '0')}`,
+            travelers: Array.from({ length: random.int(1, 3) }, () => randomTraveler(random)),
+          },
+        ];
     insertEvent.run(id, created, amount, seller.id, randomCommissionPc(random, seller), random.pick(PRODUCTS), JSON.stringify(policies));
     if (n < feesToAdd) {
       const fee = randomFee(random);
@@ -424,7 +522,9 @@ export function ensureDemoData(db: Db, options: DemoDataOptions): void {
     if (options.seedEvents !== undefined) {
       const added = insertSeedSize(db, today, options.seedEvents);
       if (added.events + added.fees > 0) {
-        log(`Seed size ${options.seedEvents}: added ${added.events} payment events and ${added.fees} connection fees to ${SEED_SIZE_ACCOUNT}'s last 30 days`);
+        log(
+          `Seed size ${options.seedEvents}: added ${added.events} payment events and ${added.fees} connection fees to ${SEED_SIZE_ACCOUNT}'s last 30 days`,
+        );
       }
     }
     const reports = insertReports(db, DateTime.fromISO(seededFrom, { zone: today.zone }).startOf('month'), todayDate);
@@ -447,7 +547,11 @@ export function createInvite(db: Db, affiliateId: string, options: { now: number
   if (!affiliate) throw new Error(`Unknown affiliate: ${affiliateId}`);
   const id = randomUUID();
   const days = options.days ?? 14;
-  db.prepare('INSERT INTO invites (id, affiliate_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-    .run(id, affiliateId, options.now, options.now + days * DAY_MS);
+  db.prepare('INSERT INTO invites (id, affiliate_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
+    id,
+    affiliateId,
+    options.now,
+    options.now + days * DAY_MS,
+  );
   return id;
 }

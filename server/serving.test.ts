@@ -10,7 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackHost } from './loopback.ts';
 
-const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const CSP_WITH_TAG_MANAGER =
   "default-src 'self'; script-src 'self' https://www.googletagmanager.com; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -58,7 +59,14 @@ describe('static files and the SPA fallback', () => {
     expect(asset.status).toBe(200);
     expect(await asset.text()).toContain('portal');
     expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
-    for (const route of ['/', '/login', '/reports', '/affiliate/AFF-100', '/invite/3b9f6c2e-8d41-4a7b-9e05-1c6d2f8a7b40', '/no/such/page']) {
+    for (const route of [
+      '/',
+      '/login',
+      '/reports',
+      '/affiliate/AFF-100',
+      '/invite/3b9f6c2e-8d41-4a7b-9e05-1c6d2f8a7b40',
+      '/no/such/page',
+    ]) {
       const page = await fetch(`${base}${route}`);
       expect(page.status, route).toBe(200);
       expect(page.headers.get('content-type'), route).toMatch(/^text\/html/);
@@ -68,7 +76,18 @@ describe('static files and the SPA fallback', () => {
 
   it('answers 404, not the portal page, for a missing file', async () => {
     const { base } = await serve();
-    for (const missing of ['/assets/nope.js', '/assets/nope', '/assets/deep/nope.css', '/.env', '/package.json', '/bundle-report.json', '/nope.txt', '/reports/nope.png', '/.git/HEAD', '/__dev/nope']) {
+    for (const missing of [
+      '/assets/nope.js',
+      '/assets/nope',
+      '/assets/deep/nope.css',
+      '/.env',
+      '/package.json',
+      '/bundle-report.json',
+      '/nope.txt',
+      '/reports/nope.png',
+      '/.git/HEAD',
+      '/__dev/nope',
+    ]) {
       const answer = await fetch(`${base}${missing}`);
       expect(answer.status, missing).toBe(404);
       expect(await answer.text(), missing).not.toContain('<div id="root">');

@@ -7,14 +7,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import {
-  chooseEncoding,
-  compressOnce,
-  isCompressible,
-  MIN_COMPRESSED_BYTES,
-  varyOnAcceptEncoding,
-  type Encoding,
-} from './compression.ts';
+import { chooseEncoding, compressOnce, isCompressible, MIN_COMPRESSED_BYTES, varyOnAcceptEncoding, type Encoding } from './compression.ts';
 
 export interface CompressedFile {
   bytes: Uint8Array<ArrayBuffer>;

@@ -20,7 +20,10 @@ describe('unknown paths and methods', () => {
     expect(wrongGet.headers.get('Allow')).toBe('POST, OPTIONS');
     expect(await wrongGet.json()).toEqual({ detail: 'Method "GET" not allowed.' });
     expectDetail(await post('affiliates/', {}, access), 405, 'Method "POST" not allowed.');
-    const wrongDelete = await api.server.fetch(`${API}/reports/affiliate/1/download/`, { method: 'DELETE', headers: { Authorization: `Bearer ${access}` } });
+    const wrongDelete = await api.server.fetch(`${API}/reports/affiliate/1/download/`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${access}` },
+    });
     expect(wrongDelete.status).toBe(405);
     expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
   });

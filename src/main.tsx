@@ -1,8 +1,8 @@
 // Start-up: the tag manager, the session (auth actor + API client), and the React tree.
-import { loadTagManager, pushToDataLayer } from './app/data-layer.ts';
+import { loadTagManager, pushToDataLayer } from './session/data-layer.ts';
 import { mountApp } from './app/mount.tsx';
-import { createSession } from './app/session.ts';
-import { createTokenStorage } from './app/token-storage.ts';
+import { createSession } from './session/session.ts';
+import { createTokenStorage } from './session/token-storage.ts';
 import { env } from './config/env.ts';
 import { loadQrCode } from './features/auth/qr-code.tsx';
 import './styles.css';

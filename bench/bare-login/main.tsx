@@ -19,7 +19,14 @@ function LoginForm() {
     <form onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor={usernameId}>Email or Username</label>
-        <input id={usernameId} name="username" type="text" value={username} onChange={(event) => setUsername(event.target.value)} autoComplete="username" />
+        <input
+          id={usernameId}
+          name="username"
+          type="text"
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          autoComplete="username"
+        />
       </div>
       <div className="field">
         <label htmlFor={passwordId}>Password</label>
@@ -32,7 +39,13 @@ function LoginForm() {
             onChange={(event) => setPassword(event.target.value)}
             autoComplete="current-password"
           />
-          <button type="button" className="password-field__toggle" aria-controls={passwordId} aria-pressed={visible} onClick={() => setVisible((shown) => !shown)}>
+          <button
+            type="button"
+            className="password-field__toggle"
+            aria-controls={passwordId}
+            aria-pressed={visible}
+            onClick={() => setVisible((shown) => !shown)}
+          >
             {visible ? 'Hide password' : 'Show password'}
           </button>
         </div>

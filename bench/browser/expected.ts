@@ -45,13 +45,19 @@ function summary(dashboard: Dashboard): [string, string][] {
 }
 
 function barNames(slots: { label: string; amounts: [string, Money][] }[]): string[] {
-  return slots.flatMap((slot) => slot.amounts.filter(([, amount]) => amount.micro !== 0).map(([series, amount]) => `${slot.label} ${series} ${money(amount)}`));
+  return slots.flatMap((slot) =>
+    slot.amounts.filter(([, amount]) => amount.micro !== 0).map(([series, amount]) => `${slot.label} ${series} ${money(amount)}`),
+  );
 }
 
 export async function expectedDashboard(url: string, access: string, range: DateRange): Promise<Expected> {
   const client = createApiClient({ baseUrl: `${url}/api/v2/`, getAccessToken: () => access });
   const query = toQuery(range);
-  const [affiliates, events, fees] = await Promise.all([fetchAffiliates(client), fetchPaymentEvents(client, query), fetchConnectionFees(client, query)]);
+  const [affiliates, events, fees] = await Promise.all([
+    fetchAffiliates(client),
+    fetchPaymentEvents(client, query),
+    fetchConnectionFees(client, query),
+  ]);
   const dashboard = deriveDashboard({ events, fees, affiliates, affiliateFilter: null, range, selectedDay: null });
   const boxes = summary(dashboard);
   return {
@@ -64,14 +70,30 @@ export async function expectedDashboard(url: string, access: string, range: Date
       summary: boxes,
       chart: 'Fees Chart',
       only: true,
-      bars: barNames(dashboard.feesChart.map((slot) => ({ label: slot.label, amounts: [['Referral Fees', slot.referralFees], ['Connection Fees', slot.connectionFees]] }))),
+      bars: barNames(
+        dashboard.feesChart.map((slot) => ({
+          label: slot.label,
+          amounts: [
+            ['Referral Fees', slot.referralFees],
+            ['Connection Fees', slot.connectionFees],
+          ],
+        })),
+      ),
     },
     salesChart: {
       kind: 'dashboard',
       summary: boxes,
       chart: 'Sales Chart',
       only: true,
-      bars: barNames(dashboard.salesChart.map((slot) => ({ label: slot.label, amounts: [['Direct Sales', slot.directSales], ['Platform Sales', slot.platformSales]] }))),
+      bars: barNames(
+        dashboard.salesChart.map((slot) => ({
+          label: slot.label,
+          amounts: [
+            ['Direct Sales', slot.directSales],
+            ['Platform Sales', slot.platformSales],
+          ],
+        })),
+      ),
     },
   };
 }

@@ -83,7 +83,11 @@ export function installProbe(sight: Sight | null): void {
       for (const entry of list.getEntries() as (PerformanceEntry & { size: number; element: Element | null })[]) {
         const element = entry.element;
         const text = (element?.textContent ?? '').trim().slice(0, 40);
-        lcp.push({ time: entry.startTime, size: entry.size, element: element ? `<${element.tagName.toLowerCase()}> ${text}` : '(removed)' });
+        lcp.push({
+          time: entry.startTime,
+          size: entry.size,
+          element: element ? `<${element.tagName.toLowerCase()}> ${text}` : '(removed)',
+        });
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   } catch {
@@ -95,14 +99,20 @@ export function installProbe(sight: Sight | null): void {
     const label = element.getAttribute('aria-label');
     if (label) return label.trim();
     const ids = element.getAttribute('aria-labelledby');
-    if (ids) return ids.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ');
+    if (ids)
+      return ids
+        .split(/\s+/)
+        .map((id) => text(document.getElementById(id)))
+        .join(' ');
     return '';
   };
   const region = (name: string) => [...document.querySelectorAll('section, [role="region"]')].find((element) => nameOf(element) === name);
   const statBoxes = (): [string, string][] =>
     [...(region('Summary')?.querySelectorAll('dt') ?? [])].map((dt) => [text(dt), text(dt.nextElementSibling)]);
   const charts = () =>
-    [...document.querySelectorAll('svg[aria-label], [role="img"], [role="figure"], [role="group"]')].filter((element) => /^(Fees|Sales) Chart, /.test(nameOf(element)));
+    [...document.querySelectorAll('svg[aria-label], [role="img"], [role="figure"], [role="group"]')].filter((element) =>
+      /^(Fees|Sales) Chart, /.test(nameOf(element)),
+    );
   const bars = (chart: Element | undefined) => [...(chart?.querySelectorAll('[role="button"]') ?? [])];
   const headings = () => [...document.querySelectorAll('h1, h2, h3, [role="heading"]')].map(text);
 
@@ -110,7 +120,11 @@ export function installProbe(sight: Sight | null): void {
     switch (wanted.kind) {
       case 'dashboard': {
         const shown = statBoxes();
-        if (shown.length !== wanted.summary.length || shown.some(([label, value], index) => label !== wanted.summary[index]?.[0] || value !== wanted.summary[index]?.[1])) return false;
+        if (
+          shown.length !== wanted.summary.length ||
+          shown.some(([label, value], index) => label !== wanted.summary[index]?.[0] || value !== wanted.summary[index]?.[1])
+        )
+          return false;
         const chart = charts().find((element) => nameOf(element).startsWith(`${wanted.chart}, `));
         const labels = new Set(bars(chart).map(nameOf));
         return (!wanted.only || labels.size === wanted.bars.length) && wanted.bars.every((label) => labels.has(label));
@@ -118,7 +132,9 @@ export function installProbe(sight: Sight | null): void {
       case 'text':
         return text(document.getElementById(wanted.id)) === wanted.text;
       case 'daySelected': {
-        const pressed = charts().flatMap(bars).filter((bar) => bar.getAttribute('aria-pressed') === 'true');
+        const pressed = charts()
+          .flatMap(bars)
+          .filter((bar) => bar.getAttribute('aria-pressed') === 'true');
         return pressed.some((bar) => nameOf(bar).startsWith(wanted.bar)) && headings().includes(wanted.heading);
       }
       case 'loadingOr':

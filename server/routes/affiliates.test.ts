@@ -3,12 +3,7 @@
 // invites: GET affiliates/invites/{inviteId}/ and POST affiliates/invites/register/, which use an
 // invite once.
 import { describe, expect, it } from 'vitest';
-import {
-  affiliateListSchema,
-  inviteSchema,
-  loginResponseSchema,
-  registrationResponseSchema,
-} from '../../src/api/schemas.ts';
+import { affiliateListSchema, inviteSchema, loginResponseSchema, registrationResponseSchema } from '../../src/api/schemas.ts';
 import {
   BLANK,
   claimsOf,
@@ -95,7 +90,11 @@ describe('GET affiliates/invites/{inviteId}/', () => {
 
 describe('POST affiliates/invites/register/', () => {
   const register = (body: Record<string, unknown>) => post('affiliates/invites/register/', body);
-  const valid = (): Record<string, unknown> => ({ email: 'new.user@fixtures.example', password: 'a-long-password', invite_id: api.fx.invites.valid });
+  const valid = (): Record<string, unknown> => ({
+    email: 'new.user@fixtures.example',
+    password: 'a-long-password',
+    invite_id: api.fx.invites.valid,
+  });
   const without = (field: string) => Object.fromEntries(Object.entries(valid()).filter(([key]) => key !== field));
 
   it('registers a user of the invited affiliate with an unverified token without a method', async () => {
@@ -106,7 +105,12 @@ describe('POST affiliates/invites/register/', () => {
     expect(created.username).toBe('new.user@fixtures.example');
     const { raw, claims } = claimsOf(tokens.access);
     expect('2fa_method' in raw).toBe(false);
-    expect(claims).toMatchObject({ is_2fa_verified: false, affiliate_id: 'C2', is_superuser: false, username: 'new.user@fixtures.example' });
+    expect(claims).toMatchObject({
+      is_2fa_verified: false,
+      affiliate_id: 'C2',
+      is_superuser: false,
+      username: 'new.user@fixtures.example',
+    });
     expectDetail(await get('affiliates/', tokens.access), 403);
     expect((await post('token/', { username: 'new.user@fixtures.example', password: 'a-long-password' })).status).toBe(200);
     // The new user goes on to set up two-factor authentication with the same token.
@@ -132,7 +136,9 @@ describe('POST affiliates/invites/register/', () => {
     expectFieldErrors(await register({ ...valid(), email: '' }), { email: BLANK });
     expectFieldErrors(await register({ ...valid(), email: 'not-an-email' }), { email: ['Enter a valid email address.'] });
     expectFieldErrors(await register({ ...valid(), email: 123 }), { email: NOT_A_STRING });
-    expectFieldErrors(await register({ ...valid(), email: 'child@fixtures.example' }), { email: ['A user with that email already exists.'] });
+    expectFieldErrors(await register({ ...valid(), email: 'child@fixtures.example' }), {
+      email: ['A user with that email already exists.'],
+    });
     expectFieldErrors(await register({ ...valid(), email: 'CHILD@Fixtures.Example' }), { email: true });
     expectFieldErrors(await register({ ...valid(), email: 'parent' }), { email: true });
   });

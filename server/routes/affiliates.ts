@@ -49,9 +49,7 @@ export function affiliateRoutes(ctx: ServerContext) {
 
   app.get('/affiliates/', requireAuth(ctx, { verified: true }), (c) => {
     const scope = scopeFilter(c.get('scope'), 'affiliate_id');
-    const rows = ctx.db
-      .prepare<unknown[], AffiliateRow>(`SELECT * FROM affiliates WHERE ${scope.sql} ORDER BY name`)
-      .all(...scope.params);
+    const rows = ctx.db.prepare<unknown[], AffiliateRow>(`SELECT * FROM affiliates WHERE ${scope.sql} ORDER BY name`).all(...scope.params);
     return c.json(rows.map((row) => ({ affiliate_ID: row.affiliate_id, name: row.name, parent: row.parent_id })));
   });
 

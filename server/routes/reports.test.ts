@@ -82,7 +82,9 @@ describe('GET reports/affiliate/{id}/download/', () => {
     expectDetail(await download(2, (await verifiedPair('child')).access), 404, NOT_FOUND);
     expectDetail(await download(3, (await verifiedPair('fresh')).access), 404, NOT_FOUND);
     const admin = await verifiedPair('admin');
-    const outside = await api.server.fetch(`${API}/reports/affiliate/5/download/?impersonate_affiliate=P1`, { headers: { Authorization: `Bearer ${admin.access}` } });
+    const outside = await api.server.fetch(`${API}/reports/affiliate/5/download/?impersonate_affiliate=P1`, {
+      headers: { Authorization: `Bearer ${admin.access}` },
+    });
     expect(outside.status).toBe(404);
   });
 });

@@ -47,8 +47,12 @@ describe('GET payment_events/', () => {
     const answer = await get('payment_events/', access, { start: NOV_5, end: NOV_6 });
     expect(ids(paymentEventListSchema.parse(answer.body))).toEqual([102, 103, 104]);
     // The same instants written in another offset.
-    expect(ids((await get('payment_events/', access, { start: '2026-11-04T18:00:00.000-05:00', end: '2026-11-05T18:00:00.000-05:00' })).body)).toEqual([102, 103, 104]);
-    expect(ids((await get('payment_events/', access, { start: '2026-11-05T00:00:00.000-05:00', end: '2026-11-06T00:00:00.000-05:00' })).body)).toEqual([103, 104, 105]);
+    expect(
+      ids((await get('payment_events/', access, { start: '2026-11-04T18:00:00.000-05:00', end: '2026-11-05T18:00:00.000-05:00' })).body),
+    ).toEqual([102, 103, 104]);
+    expect(
+      ids((await get('payment_events/', access, { start: '2026-11-05T00:00:00.000-05:00', end: '2026-11-06T00:00:00.000-05:00' })).body),
+    ).toEqual([103, 104, 105]);
   });
 
   it('reads everything from start on when end is omitted', async () => {
@@ -81,8 +85,22 @@ describe('GET connection_fees/', () => {
     expect(answer.status).toBe(200);
     const fees = connectionFeeListSchema.parse(answer.body);
     expect(fees).toEqual([
-      { id: 102, created: '2026-11-04T23:00:00.000Z', amount: '50.00', affiliate: { affiliate_id: 'C1' }, connection_fee_pc: '10', connection_fee_amount: null },
-      { id: 103, created: '2026-11-05T08:15:00.000Z', amount: '80.00', affiliate: { affiliate_id: 'C2' }, connection_fee_pc: null, connection_fee_amount: '4.00' },
+      {
+        id: 102,
+        created: '2026-11-04T23:00:00.000Z',
+        amount: '50.00',
+        affiliate: { affiliate_id: 'C1' },
+        connection_fee_pc: '10',
+        connection_fee_amount: null,
+      },
+      {
+        id: 103,
+        created: '2026-11-05T08:15:00.000Z',
+        amount: '80.00',
+        affiliate: { affiliate_id: 'C2' },
+        connection_fee_pc: null,
+        connection_fee_amount: '4.00',
+      },
     ]);
   });
 

@@ -4,12 +4,7 @@
 // schemas; wrong passwords and codes are throttled; every code works once.
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  emailSetupSchema,
-  loginResponseSchema,
-  refreshResponseSchema,
-  tokenPairSchema,
-} from '../../src/api/schemas.ts';
+import { emailSetupSchema, loginResponseSchema, refreshResponseSchema, tokenPairSchema } from '../../src/api/schemas.ts';
 import {
   BLANK,
   claimsOf,
@@ -49,8 +44,16 @@ describe('POST token/', () => {
   });
 
   it('carries the e-mail method, the superuser flag and no affiliate where the account has them', async () => {
-    expect(claimsOf((await passwordPair('child')).access).claims).toMatchObject({ '2fa_method': 'email', affiliate_id: 'C1', is_superuser: false });
-    expect(claimsOf((await passwordPair('admin')).access).claims).toMatchObject({ '2fa_method': 'totp', affiliate_id: null, is_superuser: true });
+    expect(claimsOf((await passwordPair('child')).access).claims).toMatchObject({
+      '2fa_method': 'email',
+      affiliate_id: 'C1',
+      is_superuser: false,
+    });
+    expect(claimsOf((await passwordPair('admin')).access).claims).toMatchObject({
+      '2fa_method': 'totp',
+      affiliate_id: null,
+      is_superuser: true,
+    });
   });
 
   it('leaves 2fa_method out of the token of an account without two-factor authentication', async () => {
@@ -150,7 +153,12 @@ describe('POST token/verify/', () => {
     const answer = await post('token/verify/', { token: await nowCode('parent') }, partial.access);
     expect(answer.status).toBe(200);
     const pair = tokenPairSchema.parse(answer.body);
-    expect(claimsOf(pair.access).claims).toMatchObject({ username: 'parent', '2fa_method': 'totp', is_2fa_verified: true, affiliate_id: 'P1' });
+    expect(claimsOf(pair.access).claims).toMatchObject({
+      username: 'parent',
+      '2fa_method': 'totp',
+      is_2fa_verified: true,
+      affiliate_id: 'P1',
+    });
     expect((await get('affiliates/', pair.access)).status).toBe(200);
   });
 
@@ -213,7 +221,11 @@ describe('POST token/verify/', () => {
     const token = mailedCode(user('child').email);
     const answer = await post('token/verify/', { token }, partial.access);
     expect(answer.status).toBe(200);
-    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({ '2fa_method': 'email', is_2fa_verified: true, affiliate_id: 'C1' });
+    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({
+      '2fa_method': 'email',
+      is_2fa_verified: true,
+      affiliate_id: 'C1',
+    });
     expectFieldErrors(await post('token/verify/', { token }, (await passwordPair('child')).access), { token: true });
   });
 

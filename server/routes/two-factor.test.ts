@@ -60,7 +60,12 @@ describe('POST 2fa/totp/confirm/', () => {
     const answer = await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access);
     expect(answer.status).toBe(200);
     const pair = tokenPairSchema.parse(answer.body);
-    expect(claimsOf(pair.access).claims).toMatchObject({ username: 'fresh', '2fa_method': 'totp', is_2fa_verified: true, affiliate_id: 'T2' });
+    expect(claimsOf(pair.access).claims).toMatchObject({
+      username: 'fresh',
+      '2fa_method': 'totp',
+      is_2fa_verified: true,
+      affiliate_id: 'T2',
+    });
     // The code that confirmed the device is spent; the next sign-in asks for a code.
     const next = await passwordPair('fresh');
     expect(claimsOf(next.access).claims['2fa_method']).toBe('totp');
@@ -95,7 +100,10 @@ describe('POST 2fa/totp/confirm/', () => {
   it('answers field errors for missing and blank fields', async () => {
     const setup = await startSetup();
     expectFieldErrors(await post('2fa/totp/confirm/', {}, setup.access), { token: REQUIRED, device_id: REQUIRED });
-    expectFieldErrors(await post('2fa/totp/confirm/', { token: '', device_id: 5 }, setup.access), { token: BLANK, device_id: NOT_A_STRING });
+    expectFieldErrors(await post('2fa/totp/confirm/', { token: '', device_id: 5 }, setup.access), {
+      token: BLANK,
+      device_id: NOT_A_STRING,
+    });
   });
 
   it('refuses (403) a partial token of a user who already has a method', async () => {
@@ -134,7 +142,11 @@ describe('POST 2fa/email/confirm_setup/', () => {
     const setup = await startSetup();
     const answer = await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access);
     expect(answer.status).toBe(200);
-    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({ '2fa_method': 'email', is_2fa_verified: true, username: 'fresh' });
+    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({
+      '2fa_method': 'email',
+      is_2fa_verified: true,
+      username: 'fresh',
+    });
     // From now on, signing in takes an e-mailed login code.
     const pair = await signIn(api.server, 'fresh', user('fresh').password);
     expect(claimsOf(pair.access).claims.is_2fa_verified).toBe(true);
@@ -145,20 +157,28 @@ describe('POST 2fa/email/confirm_setup/', () => {
     const wrong = setup.code === '000000' ? '111111' : '000000';
     expectFieldErrors(await post('2fa/email/confirm_setup/', { token: wrong, device_id: setup.deviceId }, setup.access), { token: true });
     const other = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, setup.access)).body);
-    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: other.device_id }, setup.access), { token: true });
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: other.device_id }, setup.access), {
+      token: true,
+    });
   });
 
   it('rejects a setup code older than 10 minutes', async () => {
     const setup = await startSetup();
     api.server.clock.advance(10 * MINUTE);
     const partial = await passwordPair('fresh');
-    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, partial.access), { token: true });
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, partial.access), {
+      token: true,
+    });
   });
 
   it('rejects a second confirmation of the same device', async () => {
     const setup = await startSetup();
-    const pair = tokenPairSchema.parse((await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access)).body);
-    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, pair.access), { device_id: true });
+    const pair = tokenPairSchema.parse(
+      (await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access)).body,
+    );
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, pair.access), {
+      device_id: true,
+    });
   });
 
   it('refuses (403) a partial token of a user who already has a method', async () => {

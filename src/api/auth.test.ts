@@ -7,7 +7,8 @@ import { createAuthApi } from './auth.ts';
 import { createApiClient } from './client.ts';
 
 const json = (body: unknown, status = 200) => Response.json(body, { status });
-const urlOf = (input: RequestInfo | URL) => new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, 'http://portal.test');
+const urlOf = (input: RequestInfo | URL) =>
+  new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, 'http://portal.test');
 
 /** The auth calls, each answered with `answer`; `requests` records what was asked. */
 function authApi(answer: () => Response) {
@@ -27,7 +28,11 @@ describe('a sign-in answer of the wrong shape', () => {
     ['setupTotp', (api: ReturnType<typeof createAuthApi>) => api.setupTotp(), 'Failed to setup TOTP'],
     ['setupEmail', (api: ReturnType<typeof createAuthApi>) => api.setupEmail(), 'Failed to setup email 2FA'],
     ['confirmTotp', (api: ReturnType<typeof createAuthApi>) => api.confirmTotp('123456', 'device-1'), 'Failed to confirm TOTP'],
-    ['confirmEmailSetup', (api: ReturnType<typeof createAuthApi>) => api.confirmEmailSetup('123456', 'device-1'), 'Failed to confirm email 2FA'],
+    [
+      'confirmEmailSetup',
+      (api: ReturnType<typeof createAuthApi>) => api.confirmEmailSetup('123456', 'device-1'),
+      'Failed to confirm email 2FA',
+    ],
   ])('%s says its default text, not HTTP Error: 200', async (_, call, text) => {
     const { api } = authApi(() => json({ unexpected: true }));
     await expect(call(api)).rejects.toThrow(text);

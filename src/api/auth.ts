@@ -16,9 +16,10 @@ export function createAuthApi(client: ApiClient) {
       // A code is asked for next: its calls' code loads while the login call is under way.
       void twoFactor().catch(() => {});
       const pair = post('token/', { auth: false, body: { username, password }, schema: loginResponseSchema }).then((answer) =>
-        readableToken<TokenPair & { username: string }>('token/', false)(
-          'tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username },
-        ),
+        readableToken<TokenPair & { username: string }>(
+          'token/',
+          false,
+        )('tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username }),
       );
       return withTexts(pair, { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) });
     },

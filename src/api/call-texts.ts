@@ -25,7 +25,8 @@ export async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promi
     if (!(error instanceof ApiError)) throw error;
     const rejected = error.kind === 'http' && error.status !== null && error.status < 500;
     // A throttled attempt says when to try again, in the server's words.
-    const text = error.status === 429 ? (error.serverText() ?? texts.rejected(error)) : rejected ? texts.rejected(error) : texts.failed(error);
+    const text =
+      error.status === 429 ? (error.serverText() ?? texts.rejected(error)) : rejected ? texts.rejected(error) : texts.failed(error);
     throw new ApiError(text, error.kind, error.status, error.body);
   }
 }
@@ -48,7 +49,8 @@ export function readableToken<T extends { access: string }>(path: string, verifi
   return (pair: T): T => {
     const claims = readClaims(pair.access);
     if (!claims) throw new ApiError(messages.invalidResponse(path, 'access: not a token the portal can read'), 'schema', 200);
-    if (verified && claims.is_2fa_verified !== true) throw new ApiError(messages.invalidResponse(path, 'access: not 2FA-verified'), 'schema', 200);
+    if (verified && claims.is_2fa_verified !== true)
+      throw new ApiError(messages.invalidResponse(path, 'access: not 2FA-verified'), 'schema', 200);
     return pair;
   };
 }

@@ -47,7 +47,10 @@ describe('the API client', () => {
   it('adds impersonate_affiliate to every authenticated request, GET and POST alike', async () => {
     const { fetch, requests } = recordingFetch(json([]), json({}));
     const api = client({ fetch, getAccessToken: () => 't', getImpersonatedAffiliate: () => 'AFF-100' });
-    await api.request('payment_events/', { query: { start: '2026-11-01T00:00:00.000+01:00', end: undefined }, schema: z.array(z.unknown()) });
+    await api.request('payment_events/', {
+      query: { start: '2026-11-01T00:00:00.000+01:00', end: undefined },
+      schema: z.array(z.unknown()),
+    });
     await api.request('token/send-email/', { method: 'POST' });
     const first = new URL(requests[0]?.url ?? '');
     expect(first.searchParams.get('start')).toBe('2026-11-01T00:00:00.000+01:00');
@@ -62,8 +65,12 @@ describe('the API client', () => {
   });
 
   it("says 'HTTP Error: {status}: {statusText}' on other failures and keeps the server's error body", async () => {
-    const { fetch } = recordingFetch(json({ email: ['A user with that email already exists.', 'Second.'] }, { status: 400, statusText: 'Bad Request' }));
-    const error = await client({ fetch }).request('affiliates/invites/register/', { method: 'POST' }).catch((e: unknown) => e);
+    const { fetch } = recordingFetch(
+      json({ email: ['A user with that email already exists.', 'Second.'] }, { status: 400, statusText: 'Bad Request' }),
+    );
+    const error = await client({ fetch })
+      .request('affiliates/invites/register/', { method: 'POST' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('HTTP Error: 400: Bad Request');
     expect((error as ApiError).status).toBe(400);
@@ -87,7 +94,9 @@ describe('the API client', () => {
 
   it('turns a response that does not match its schema into an error naming the field, not a crash', async () => {
     const { fetch } = recordingFetch(json({ access: 42 }));
-    const error = await client({ fetch }).request('token/', { schema: pair }).catch((e: unknown) => e);
+    const error = await client({ fetch })
+      .request('token/', { schema: pair })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('schema');
     expect((error as ApiError).message).toMatch(/^Invalid response from token\/: access: /);
@@ -115,7 +124,9 @@ describe('the API client', () => {
   it('does not end the session over a 401 of a public call (wrong password)', async () => {
     const { fetch } = recordingFetch(json({ detail: 'No active account' }, { status: 401, statusText: 'Unauthorized' }));
     const onUnauthorized = vi.fn();
-    await expect(client({ fetch, onUnauthorized }).request('token/', { method: 'POST', auth: false })).rejects.toMatchObject({ status: 401 });
+    await expect(client({ fetch, onUnauthorized }).request('token/', { method: 'POST', auth: false })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 

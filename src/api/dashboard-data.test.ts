@@ -30,15 +30,24 @@ describe("the dashboard's data calls on the main thread", () => {
 
   it('end the session on a 401, naming the token that was refused, and fail with the usual text', async () => {
     const { calls } = session(() => new Response('{"detail":"Token is expired"}', { status: 401, statusText: 'Unauthorized' }));
-    const error: unknown = await createDashboardData(calls).list('connection_fees', range, null).catch((caught: unknown) => caught);
+    const error: unknown = await createDashboardData(calls)
+      .list('connection_fees', range, null)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ message: 'HTTP Error: 401: Unauthorized', kind: 'http', status: 401, body: { detail: 'Token is expired' } });
+    expect(error).toMatchObject({
+      message: 'HTTP Error: 401: Unauthorized',
+      kind: 'http',
+      status: 401,
+      body: { detail: 'Token is expired' },
+    });
     expect(calls.unauthorized).toHaveBeenCalledWith('token-1');
   });
 
   it('fail with the ApiError the client throws for a 5xx, and keep the session', async () => {
     const { calls } = session(() => new Response('<h1>502</h1>', { status: 502, statusText: 'Bad Gateway' }));
-    const error: unknown = await createDashboardData(calls).affiliates(null).catch((caught: unknown) => caught);
+    const error: unknown = await createDashboardData(calls)
+      .affiliates(null)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ message: 'HTTP Error: 502: Bad Gateway', kind: 'http', status: 502 });
     expect(calls.unauthorized).not.toHaveBeenCalled();
@@ -49,12 +58,21 @@ describe("the dashboard's data calls on the main thread", () => {
     const data = createDashboardData(calls);
     const events = await data.list('payment_events', range, null);
     const fees = await data.list('connection_fees', range, null);
-    const request = { events: events.id, fees: fees.id, affiliates: [], affiliateFilter: null, range: { ...range, zone: 'UTC', locale: 'en-US' }, selectedDay: null };
+    const request = {
+      events: events.id,
+      fees: fees.id,
+      affiliates: [],
+      affiliateFilter: null,
+      range: { ...range, zone: 'UTC', locale: 'en-US' },
+      selectedDay: null,
+    };
     expect((await data.view(request)).stats.numberOfSales).toBe(0);
 
     events[RELEASE]();
     events[RELEASE]();
-    await expect(data.view({ ...request, selectedDay: '2026-11-01' })).rejects.toThrow("The dashboard's payment events are no longer loaded");
+    await expect(data.view({ ...request, selectedDay: '2026-11-01' })).rejects.toThrow(
+      "The dashboard's payment events are no longer loaded",
+    );
     // A view answered before stays at hand.
     expect((await data.view(request)).stats.numberOfSales).toBe(0);
   });

@@ -15,7 +15,15 @@ import useSWR from 'swr';
 import useSWRImmutable from 'swr/immutable';
 import type { Dashboard } from '../domain/dashboard-model.ts';
 import type { StatChanges } from '../domain/period-change.ts';
-import type { CallContext, ChangeRequest, CsvRequest, DashboardService, ListHandle, ListName, ViewRequest } from '../workers/dashboard-service.ts';
+import type {
+  CallContext,
+  ChangeRequest,
+  CsvRequest,
+  DashboardService,
+  ListHandle,
+  ListName,
+  ViewRequest,
+} from '../workers/dashboard-service.ts';
 import type { CsvFile } from '../workers/detail-csv.ts';
 import { opening } from '../workers/dashboard-opening.ts';
 import { absoluteBase, canUseWorker, dashboardWorker, dashboardWorkerFailed } from '../workers/dashboard-worker.ts';
@@ -50,7 +58,11 @@ interface AsyncService {
 function inProcess(fetch: typeof globalThis.fetch | undefined): Promise<AsyncService> {
   return import('../workers/dashboard-service.ts').then(({ createDashboardService }) => {
     const service = createDashboardService({ fetch });
-    return { ...service, view: (request) => Promise.resolve(service.view(request)), change: (request) => Promise.resolve(service.change(request)) };
+    return {
+      ...service,
+      view: (request) => Promise.resolve(service.view(request)),
+      change: (request) => Promise.resolve(service.change(request)),
+    };
   });
 }
 
@@ -77,12 +89,36 @@ function inWorker(): AsyncService {
       fallback.then(here),
     ]);
   return {
-    affiliates: (context) => either<Outcome<Affiliate[]>>(() => remote.affiliates(context), (service) => service.affiliates(context)),
-    load: (request) => either<Outcome<ListHandle>>(() => remote.load(request), (service) => service.load(request)),
-    view: (request) => either<Outcome<Dashboard>>(() => remote.view(request), (service) => service.view(request)),
-    change: (request) => either<Outcome<StatChanges>>(() => remote.change(request), (service) => service.change(request)),
-    csv: (request) => either<Outcome<CsvFile>>(() => remote.csv(request), (service) => service.csv(request)),
-    release: (ids) => either(() => remote.release(ids), (service) => Promise.resolve(service.release(ids))),
+    affiliates: (context) =>
+      either<Outcome<Affiliate[]>>(
+        () => remote.affiliates(context),
+        (service) => service.affiliates(context),
+      ),
+    load: (request) =>
+      either<Outcome<ListHandle>>(
+        () => remote.load(request),
+        (service) => service.load(request),
+      ),
+    view: (request) =>
+      either<Outcome<Dashboard>>(
+        () => remote.view(request),
+        (service) => service.view(request),
+      ),
+    change: (request) =>
+      either<Outcome<StatChanges>>(
+        () => remote.change(request),
+        (service) => service.change(request),
+      ),
+    csv: (request) =>
+      either<Outcome<CsvFile>>(
+        () => remote.csv(request),
+        (service) => service.csv(request),
+      ),
+    release: (ids) =>
+      either(
+        () => remote.release(ids),
+        (service) => Promise.resolve(service.release(ids)),
+      ),
   };
 }
 
@@ -103,7 +139,8 @@ export interface DashboardData {
 const VIEWS_KEPT = 16;
 
 export const affiliatesKey = (impersonated: string | null) => ['affiliates', impersonated] as const;
-export const listKey = (list: ListName, range: Range, impersonated: string | null) => [list, range.start, range.end ?? null, impersonated] as const;
+export const listKey = (list: ListName, range: Range, impersonated: string | null) =>
+  [list, range.start, range.end ?? null, impersonated] as const;
 
 const affiliateLists = new WeakMap<readonly Affiliate[], number>();
 let affiliateListCount = 0;
@@ -125,7 +162,10 @@ export function createDashboardData(calls: SessionCalls): DashboardData {
   const views = new Map<string, Dashboard>();
 
   /** A call with the token the session gives now (after the shared refresh of one about to expire). */
-  async function call<T>(impersonated: string | null, run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>): Promise<T> {
+  async function call<T>(
+    impersonated: string | null,
+    run: (service: AsyncService, context: CallContext) => Promise<Outcome<T>>,
+  ): Promise<T> {
     const token = await calls.accessToken();
     // After the worker has heard of the calls made for it early, which this one may be.
     await opening.get(calls);

@@ -16,8 +16,7 @@ export function createInviteApi(client: ApiClient) {
         return await client.request(`affiliates/invites/${encodeURIComponent(inviteId)}/`, { auth: false, schema: inviteSchema });
       } catch (error) {
         if (!(error instanceof ApiError) || error.kind !== 'http' || error.status === null) throw error;
-        const text =
-          error.status === 404 ? messages.inviteNotFound : (error.fieldErrors().error ?? messages.httpStatus(error.status));
+        const text = error.status === 404 ? messages.inviteNotFound : (error.fieldErrors().error ?? messages.httpStatus(error.status));
         throw new ApiError(text, error.kind, error.status, error.body);
       }
     },

@@ -28,8 +28,12 @@ export function useStatChanges(data: DashboardData, shown: ShownFigures): StatCh
   const previous = useMemo(() => (range === null ? null : previousPeriod(range)), [range]);
   const query = useMemo(() => (previous === null ? null : toQuery(previous)), [previous]);
 
-  const events = useSWR<CachedList, Error>(query && listKey('payment_events', query, impersonated), () => data.list('payment_events', query!, impersonated));
-  const fees = useSWR<CachedList, Error>(query && listKey('connection_fees', query, impersonated), () => data.list('connection_fees', query!, impersonated));
+  const events = useSWR<CachedList, Error>(query && listKey('payment_events', query, impersonated), () =>
+    data.list('payment_events', query!, impersonated),
+  );
+  const fees = useSWR<CachedList, Error>(query && listKey('connection_fees', query, impersonated), () =>
+    data.list('connection_fees', query!, impersonated),
+  );
 
   const request = useMemo<ChangeRequest | null>(() => {
     if (!previous || !query || !stats || !affiliates || !events.data || !fees.data) return null;

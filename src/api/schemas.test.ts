@@ -7,7 +7,14 @@ describe('the string formats of the API', () => {
     for (const value of ['2026-11-05T10:15:00Z', '2026-11-05T10:15:00.123456+01:00', '2024-02-29T23:59:59-05:30']) {
       expect(isoDateTime.safeParse(value).success, value).toBe(true);
     }
-    for (const value of ['2026-11-05', '2026-11-05T10:15:00', '2026-13-05T10:15:00Z', '2023-02-29T10:15:00Z', '2026-11-05T24:00:00Z', ' 2026-11-05T10:15:00Z']) {
+    for (const value of [
+      '2026-11-05',
+      '2026-11-05T10:15:00',
+      '2026-13-05T10:15:00Z',
+      '2023-02-29T10:15:00Z',
+      '2026-11-05T24:00:00Z',
+      ' 2026-11-05T10:15:00Z',
+    ]) {
       expect(isoDateTime.safeParse(value).success, value).toBe(false);
     }
   });
@@ -30,7 +37,17 @@ describe('the string formats of the API', () => {
         }
       }
     }
-    for (const time of ['00:00:00', '23:59:59', '24:00:00', '12:60:00', '12:00:60', '12:00', '12:00:00.5', '12:00:00.', '07:05:09.123456']) {
+    for (const time of [
+      '00:00:00',
+      '23:59:59',
+      '24:00:00',
+      '12:60:00',
+      '12:00:60',
+      '12:00',
+      '12:00:00.5',
+      '12:00:00.',
+      '07:05:09.123456',
+    ]) {
       for (const offset of ['Z', '+01:00', '-05:30', '+24:00', '+01', '', 'z']) {
         const value = `2024-02-29T${time}${offset}`;
         expect(isoDateTime.safeParse(value).success, value).toBe(zodDateTime.safeParse(value).success);

@@ -22,7 +22,10 @@ describe('the query cache rules (spec section 9)', () => {
   it('drops an entry 5 minutes after its last user leaves, and keeps it while one returns in time', () => {
     vi.useFakeTimers();
     try {
-      const cache = new Map<string, unknown>([['a', 1], ['b', 2]]);
+      const cache = new Map<string, unknown>([
+        ['a', 1],
+        ['b', 2],
+      ]);
       const { acquire, release } = createGarbageCollector(cache as never);
       acquire('a');
       acquire('a');

@@ -51,18 +51,24 @@ export function createTwoFactorApi(client: ApiClient) {
 
     /** POST token/verify/ with a TOTP code: a verified token pair. */
     verifyTotp(code: string): Promise<TokenPair> {
-      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
-        rejected: fixed(messages.totpCode.rejected),
-        failed: fixed(messages.totpCode.failed),
-      });
+      return withTexts(
+        post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
+        {
+          rejected: fixed(messages.totpCode.rejected),
+          failed: fixed(messages.totpCode.failed),
+        },
+      );
     },
 
     /** POST token/verify/ with an e-mailed code: a verified token pair. */
     verifyEmailCode(code: string): Promise<TokenPair> {
-      return withTexts(post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)), {
-        rejected: fixed(messages.emailCode.rejected),
-        failed: fixed(messages.emailCode.failed),
-      });
+      return withTexts(
+        post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
+        {
+          rejected: fixed(messages.emailCode.rejected),
+          failed: fixed(messages.emailCode.failed),
+        },
+      );
     },
   };
 }

@@ -8,11 +8,11 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { dashboardPage, preloadDashboard } from '../features/dashboard/dashboard-preload.ts';
-import { lazyModule, useLazyModule } from './lazy-module.ts';
+import { lazyModule, useLazyModule } from '../components/lazy-module.ts';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
-import type { Session } from './session.ts';
-import { SessionProvider, useSession } from './session-context.tsx';
+import type { Session } from '../session/session.ts';
+import { SessionProvider, useSession } from '../session/session-context.tsx';
 
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const InvitePage = lazy(() => import('../features/invite/invite-page.tsx'));

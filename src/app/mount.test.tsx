@@ -9,8 +9,8 @@ import { API, addFixtures, createTestServer } from '../../tests/utils/api-server
 import { bootPrerenderedLogin, prerenderMarks } from '../features/auth/prerendered-login.ts';
 import { mountApp } from './mount.tsx';
 import { renderSignedOutPage } from './prerender.tsx';
-import { createSession, type Session } from './session.ts';
-import { createTokenStorage } from './token-storage.ts';
+import { createSession, type Session } from '../session/session.ts';
+import { createTokenStorage } from '../session/token-storage.ts';
 
 const html = document.documentElement;
 let mounted: { root: ReactRoot; session: Session; container: HTMLElement } | null = null;
@@ -43,7 +43,12 @@ function prerenderedPage(path: string): HTMLElement {
     bootListener = listener;
     original(type, listener, options);
   }) as typeof document.addEventListener;
-  bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: '/assets/index-test.js', dashboard: '/assets/dashboard-worker-test.js' });
+  bootPrerenderedLogin(document, {
+    storageKey: 'auth_token',
+    marks: prerenderMarks,
+    entry: '/assets/index-test.js',
+    dashboard: '/assets/dashboard-worker-test.js',
+  });
   document.addEventListener = original;
   return container;
 }

@@ -6,7 +6,7 @@ import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root as ReactRoot } from 'react-dom/client';
 import { prerenderMarks } from '../features/auth/prerendered-login.ts';
 import { Root } from './root.tsx';
-import type { Session } from './session.ts';
+import type { Session } from '../session/session.ts';
 
 export function mountApp(container: HTMLElement, session: Session): ReactRoot {
   const html = container.ownerDocument.documentElement;

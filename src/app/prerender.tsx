@@ -3,8 +3,8 @@
 import { renderToString } from 'react-dom/server';
 import { env } from '../config/env.ts';
 import { Root } from './root.tsx';
-import { createSession } from './session.ts';
-import type { TokenStorage } from './token-storage.ts';
+import { createSession } from '../session/session.ts';
+import type { TokenStorage } from '../session/token-storage.ts';
 
 /** Signed out, and staying so: nothing stored, nothing called. */
 const noStorage: TokenStorage = { read: () => null, write: () => {}, subscribe: () => () => {} };

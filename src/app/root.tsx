@@ -3,7 +3,7 @@
 import { StrictMode } from 'react';
 import { Router } from 'wouter';
 import { App } from './app.tsx';
-import type { Session } from './session.ts';
+import type { Session } from '../session/session.ts';
 
 /** `path` is the route to render outside a browser; in one, the address bar's. */
 export function Root({ session, path }: { session: Session; path?: string }) {

@@ -11,13 +11,16 @@ function Broken(): never {
 
 /** React reports what a boundary caught on the console; the test expects exactly that. */
 function expectReported(message: string) {
-  const reported = vi.mocked(console.error).mock.calls.flat().filter((arg): arg is Error => arg instanceof Error);
+  const reported = vi
+    .mocked(console.error)
+    .mock.calls.flat()
+    .filter((arg): arg is Error => arg instanceof Error);
   expect(reported.map((error) => error.message)).toContain(message);
   vi.mocked(console.error).mockClear();
 }
 
 describe('ErrorBoundary', () => {
-  it("shows a page whose code fails to load as an error line with Reload, keeping what is outside", async () => {
+  it('shows a page whose code fails to load as an error line with Reload, keeping what is outside', async () => {
     const message = 'Failed to fetch dynamically imported module: /assets/dashboard-page.js';
     const Page = lazy(() => Promise.reject(new Error(message)));
     render(

@@ -41,18 +41,12 @@ describe('parseEnv', () => {
   it('ends the API base with exactly one slash, so paths can be appended', () => {
     expect(parseEnv({ VITE_API_BASE_URL: '/api/v2' }).apiBaseUrl).toBe('/api/v2/');
     expect(parseEnv({ VITE_API_BASE_URL: '/api/v2/' }).apiBaseUrl).toBe('/api/v2/');
-    expect(parseEnv({ VITE_API_BASE_URL: 'http://localhost:8080/api/v2' }).apiBaseUrl).toBe(
-      'http://localhost:8080/api/v2/',
-    );
+    expect(parseEnv({ VITE_API_BASE_URL: 'http://localhost:8080/api/v2' }).apiBaseUrl).toBe('http://localhost:8080/api/v2/');
   });
 
   it('removes trailing slashes from the public site URL', () => {
-    expect(parseEnv({ VITE_PUBLIC_SITE_URL: 'https://www.example.org/' }).publicSiteUrl).toBe(
-      'https://www.example.org',
-    );
-    expect(parseEnv({ VITE_PUBLIC_SITE_URL: 'https://example.org/travel//' }).publicSiteUrl).toBe(
-      'https://example.org/travel',
-    );
+    expect(parseEnv({ VITE_PUBLIC_SITE_URL: 'https://www.example.org/' }).publicSiteUrl).toBe('https://www.example.org');
+    expect(parseEnv({ VITE_PUBLIC_SITE_URL: 'https://example.org/travel//' }).publicSiteUrl).toBe('https://example.org/travel');
   });
 
   it('returns a frozen object', () => {
@@ -69,9 +63,7 @@ describe('parseEnv', () => {
     ['VITE_CURRENCY', 'usd', 'must be a currency code of 3 capital letters'],
     ['VITE_CURRENCY', 'EURO', 'must be a currency code of 3 capital letters'],
   ])('rejects %s=%j with a message naming the variable and the value', (name, value, problem) => {
-    expect(() => parseEnv({ [name]: value })).toThrow(
-      `${name} ${problem}`,
-    );
+    expect(() => parseEnv({ [name]: value })).toThrow(`${name} ${problem}`);
     expect(() => parseEnv({ [name]: value })).toThrow(`(got ${JSON.stringify(value)})`);
   });
 

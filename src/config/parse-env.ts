@@ -4,12 +4,7 @@
 // A blank value counts as unset, so `VITE_GTM_ID=` in a .env file means "no tag manager".
 import * as z from 'zod/mini';
 
-const variableNames = [
-  'VITE_API_BASE_URL',
-  'VITE_GTM_ID',
-  'VITE_PUBLIC_SITE_URL',
-  'VITE_CURRENCY',
-] as const;
+const variableNames = ['VITE_API_BASE_URL', 'VITE_GTM_ID', 'VITE_PUBLIC_SITE_URL', 'VITE_CURRENCY'] as const;
 
 /** The raw variables; values are checked, so anything may come in. */
 export type RawEnv = Readonly<Partial<Record<(typeof variableNames)[number], unknown>>>;
@@ -25,27 +20,14 @@ const isHttpUrl = (value: string): boolean => {
 
 const envSchema = z.object({
   VITE_API_BASE_URL: z._default(
-    z.string().check(
-      z.refine(
-        (value) => value.startsWith('/') || isHttpUrl(value),
-        'must be a path starting with "/" or an absolute http(s) URL',
-      ),
-    ),
+    z
+      .string()
+      .check(z.refine((value) => value.startsWith('/') || isHttpUrl(value), 'must be a path starting with "/" or an absolute http(s) URL')),
     '/api/v2/',
   ),
-  VITE_GTM_ID: z.optional(
-    z.string().check(
-      z.regex(/^GTM-[A-Z0-9]+$/, 'must be "GTM-" followed by capital letters or digits'),
-    ),
-  ),
-  VITE_PUBLIC_SITE_URL: z._default(
-    z.string().check(z.refine(isHttpUrl, 'must be an absolute http(s) URL')),
-    'https://www.example.com',
-  ),
-  VITE_CURRENCY: z._default(
-    z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a currency code of 3 capital letters')),
-    'USD',
-  ),
+  VITE_GTM_ID: z.optional(z.string().check(z.regex(/^GTM-[A-Z0-9]+$/, 'must be "GTM-" followed by capital letters or digits'))),
+  VITE_PUBLIC_SITE_URL: z._default(z.string().check(z.refine(isHttpUrl, 'must be an absolute http(s) URL')), 'https://www.example.com'),
+  VITE_CURRENCY: z._default(z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a currency code of 3 capital letters')), 'USD'),
 });
 
 export type Env = Readonly<{
@@ -59,8 +41,7 @@ export type Env = Readonly<{
   currency: string;
 }>;
 
-const blankAsUnset = (value: unknown): unknown =>
-  typeof value === 'string' ? value.trim() || undefined : value;
+const blankAsUnset = (value: unknown): unknown => (typeof value === 'string' ? value.trim() || undefined : value);
 
 export function parseEnv(raw: RawEnv): Env {
   const input = Object.fromEntries(variableNames.map((name) => [name, blankAsUnset(raw[name])]));
@@ -76,9 +57,7 @@ export function parseEnv(raw: RawEnv): Env {
 
   const values = result.data;
   return Object.freeze({
-    apiBaseUrl: values.VITE_API_BASE_URL.endsWith('/')
-      ? values.VITE_API_BASE_URL
-      : `${values.VITE_API_BASE_URL}/`,
+    apiBaseUrl: values.VITE_API_BASE_URL.endsWith('/') ? values.VITE_API_BASE_URL : `${values.VITE_API_BASE_URL}/`,
     gtmId: values.VITE_GTM_ID,
     publicSiteUrl: values.VITE_PUBLIC_SITE_URL.replace(/\/+$/, ''),
     currency: values.VITE_CURRENCY,

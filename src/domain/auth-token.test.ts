@@ -5,7 +5,13 @@ import { gateFor, parseStoredToken, readClaims } from './auth-token.ts';
 describe('readClaims', () => {
   it('reads the claims of an access token', () => {
     const access = makeAccessToken({ user_id: 42, username: 'berlin', affiliate_id: 'AFF-100', ...verifiedClaims('email') });
-    expect(readClaims(access)).toMatchObject({ user_id: '42', username: 'berlin', affiliate_id: 'AFF-100', is_2fa_verified: true, '2fa_method': 'email' });
+    expect(readClaims(access)).toMatchObject({
+      user_id: '42',
+      username: 'berlin',
+      affiliate_id: 'AFF-100',
+      is_2fa_verified: true,
+      '2fa_method': 'email',
+    });
   });
 
   it('reads UTF-8 text and the base64url alphabet, padding left off', () => {

@@ -148,7 +148,14 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
     return [...totals]
       .map(([affiliateId, group]) => {
         const money = toMoney(group.total);
-        return { affiliateId, key: groupKey(affiliateId), label: affiliateLabel(names, affiliateId), count: group.count, money, total: money.micro };
+        return {
+          affiliateId,
+          key: groupKey(affiliateId),
+          label: affiliateLabel(names, affiliateId),
+          count: group.count,
+          money,
+          total: money.micro,
+        };
       })
       .sort(compareGroups);
   };
@@ -183,16 +190,30 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),
-      rows: groups(platform.filter((sale) => onSelectedDay(sale.day)).map((sale) => ({ affiliateId: eventAffiliateId(sale.event), value: sale.amount }))).map(
-        (group) => ({ key: group.key, affiliateId: group.affiliateId, affiliate: group.label, sales: group.count, totalPremium: group.money }),
-      ),
+      rows: groups(
+        platform
+          .filter((sale) => onSelectedDay(sale.day))
+          .map((sale) => ({ affiliateId: eventAffiliateId(sale.event), value: sale.amount })),
+      ).map((group) => ({
+        key: group.key,
+        affiliateId: group.affiliateId,
+        affiliate: group.label,
+        sales: group.count,
+        totalPremium: group.money,
+      })),
     },
     connectionFeeTable: {
       heading: tableHeading('Connection Fee Details', heading),
       hasItems: items.length > 0,
-      rows: groups(items.filter((entry) => onSelectedDay(entry.day)).map((entry) => ({ affiliateId: feeAffiliateId(entry.item), value: entry.fee }))).map(
-        (group) => ({ key: group.key, affiliateId: group.affiliateId, connectedAffiliate: group.label, sales: group.count, connectionFees: group.money }),
-      ),
+      rows: groups(
+        items.filter((entry) => onSelectedDay(entry.day)).map((entry) => ({ affiliateId: feeAffiliateId(entry.item), value: entry.fee })),
+      ).map((group) => ({
+        key: group.key,
+        affiliateId: group.affiliateId,
+        connectedAffiliate: group.label,
+        sales: group.count,
+        connectionFees: group.money,
+      })),
     },
   };
 }

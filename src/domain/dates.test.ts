@@ -87,7 +87,7 @@ describe('daySlots', () => {
     expect(hours(march[1]!, march[2]!)).toBe(23);
   });
 
-  it('handles Lord Howe\'s 30-minute DST change (23.5- and 24.5-hour days)', () => {
+  it("handles Lord Howe's 30-minute DST change (23.5- and 24.5-hour days)", () => {
     const lordHowe = 'Australia/Lord_Howe';
     const october = daySlots({ start: parseDay('2026-10-03', lordHowe)!, end: parseDay('2026-10-06', lordHowe)! });
     expect(october.map((day) => day.toISODate())).toEqual(['2026-10-03', '2026-10-04', '2026-10-05']);
@@ -101,7 +101,9 @@ describe('daySlots', () => {
     fc.assert(
       fc.property(fc.constantFrom(...ZONES), startDay, fc.integer({ min: 1, max: 70 }), (zoneName, date, length) => {
         const first = date.toISOString().slice(0, 10);
-        const lastExclusive = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + length)).toISOString().slice(0, 10);
+        const lastExclusive = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + length))
+          .toISOString()
+          .slice(0, 10);
         const range = { start: parseDay(first, zoneName)!, end: parseDay(lastExclusive, zoneName)! };
         const slots = daySlots(range);
         expect(slots).toHaveLength(length);
@@ -182,7 +184,8 @@ describe('parseInstant', () => {
         fc.integer({ min: 0, max: 7 }),
         fc.integer({ min: 0, max: 9999 }),
         (ms, offset, places, extra) => {
-          const minutes = offset === 'Z' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
+          const minutes =
+            offset === 'Z' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
           const local = new Date(ms + minutes * 60_000).toISOString().slice(0, 23);
           const fraction = (local.slice(20) + String(extra).padStart(4, '0')).slice(0, places);
           const text = `${local.slice(0, 19)}${places ? `.${fraction}` : ''}${offset}`;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { SalesDetailsRow } from './dashboard-model.ts';
 import { parseDay } from './dates.ts';
-import { CONNECTION_FEE_COLUMNS, csvCell, csvFileName, csvRecords, PLATFORM_SALES_COLUMNS, SALES_DETAILS_COLUMNS } from './detail-columns.ts';
+import {
+  CONNECTION_FEE_COLUMNS,
+  csvCell,
+  csvFileName,
+  csvRecords,
+  PLATFORM_SALES_COLUMNS,
+  SALES_DETAILS_COLUMNS,
+} from './detail-columns.ts';
 import { money } from './money.ts';
 
 const row = (fields: Partial<SalesDetailsRow> = {}): SalesDetailsRow => ({
@@ -39,7 +46,13 @@ describe('the detail tables’ columns, shared by the table and its CSV', () => 
     expect(csvCell({ kind: 'text', text: 'Ann = Lee' })).toBe('Ann = Lee');
     expect(csvCell({ kind: 'text', text: '' })).toBe('');
     // Numbers are never prefixed, negative ones included.
-    expect(csvRecords(SALES_DETAILS_COLUMNS, [row({ traveler: '-Lee', policyNumber: '@P' })])[1]).toEqual(['2026-11-05', "'@P", "'-Lee", '1234.57', '-12.50']);
+    expect(csvRecords(SALES_DETAILS_COLUMNS, [row({ traveler: '-Lee', policyNumber: '@P' })])[1]).toEqual([
+      '2026-11-05',
+      "'@P",
+      "'-Lee",
+      '1234.57',
+      '-12.50',
+    ]);
   });
 
   it("names the file after the table and the range's first and last day, or the selected day alone", () => {

@@ -86,7 +86,12 @@ describe('commission', () => {
 
   it('stays exact where amount times percent exceeds 2^53 (BigInt path)', () => {
     expect(commission('987654321.123456', '12.345678')).toBe(
-      new BigNumber('987654321.123456').times('12.345678').shiftedBy(-2).decimalPlaces(6, BigNumber.ROUND_HALF_EVEN).shiftedBy(6).toNumber(),
+      new BigNumber('987654321.123456')
+        .times('12.345678')
+        .shiftedBy(-2)
+        .decimalPlaces(6, BigNumber.ROUND_HALF_EVEN)
+        .shiftedBy(6)
+        .toNumber(),
     );
   });
 

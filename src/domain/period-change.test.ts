@@ -93,7 +93,10 @@ function referenceChange(current: number | string, previous: number | string): C
   if (twice > denominator || (twice === denominator && tenths % 2n !== 0n)) tenths += numerator < 0n ? -1n : 1n;
   if (tenths === 0n) return { direction: 'none', percent: '0.0' };
   const magnitude = tenths < 0n ? -tenths : tenths;
-  return { direction: tenths > 0n ? 'up' : 'down', percent: `${new Intl.NumberFormat('en-US').format(magnitude / 10n)}.${magnitude % 10n}` };
+  return {
+    direction: tenths > 0n ? 'up' : 'down',
+    percent: `${new Intl.NumberFormat('en-US').format(magnitude / 10n)}.${magnitude % 10n}`,
+  };
 }
 
 function referenceChanges(current: DashboardStats, previous: DashboardStats): StatChanges {
@@ -101,7 +104,9 @@ function referenceChanges(current: DashboardStats, previous: DashboardStats): St
     const value = stats[stat];
     return typeof value === 'number' ? value : value.display;
   };
-  return Object.fromEntries(CHANGE_STATS.map((stat) => [stat, referenceChange(figure(current, stat), figure(previous, stat))])) as StatChanges;
+  return Object.fromEntries(
+    CHANGE_STATS.map((stat) => [stat, referenceChange(figure(current, stat), figure(previous, stat))]),
+  ) as StatChanges;
 }
 
 /** The previous period counted out day by day: the range's day slots, as many steps back from its start. */
@@ -138,26 +143,41 @@ const scenario = fc
     const earliest = start.minus({ days: days + 1 }).toMillis();
     const boundaries = [-days, 0, days].map((offset) => start.plus({ days: offset }).startOf('day').toMillis());
     const created = fc
-      .oneof(fc.integer({ min: earliest, max: end.toMillis() + 86_400_000 }), fc.tuple(fc.constantFrom(...boundaries), fc.constantFrom(-1, 0)).map(([ms, delta]) => ms + delta))
+      .oneof(
+        fc.integer({ min: earliest, max: end.toMillis() + 86_400_000 }),
+        fc.tuple(fc.constantFrom(...boundaries), fc.constantFrom(-1, 0)).map(([ms, delta]) => ms + delta),
+      )
       .map((ms) => new Date(ms).toISOString());
-    const event = fc.record({ id: fc.integer({ min: 1, max: 40 }), created, amount, pc: percent, affiliate: affiliateId }).map(
-      (spec): PaymentEvent => ({
+    const event = fc
+      .record({ id: fc.integer({ min: 1, max: 40 }), created, amount, pc: percent, affiliate: affiliateId })
+      .map((spec): PaymentEvent => ({
         id: spec.id,
         created: spec.created,
         amount: spec.amount,
-        order: { affiliate: spec.affiliate === null ? null : { affiliate_id: spec.affiliate }, affiliate_commission_pc: spec.pc, plan: { product: 'Single Trip' }, policy: [] },
-      }),
-    );
-    const fee = fc.record({ id: fc.integer({ min: 1, max: 40 }), created, amount, pc: fc.option(percent), feeAmount: fc.option(amount), affiliate: affiliateId }).map(
-      (spec): ConnectionFee => ({
+        order: {
+          affiliate: spec.affiliate === null ? null : { affiliate_id: spec.affiliate },
+          affiliate_commission_pc: spec.pc,
+          plan: { product: 'Single Trip' },
+          policy: [],
+        },
+      }));
+    const fee = fc
+      .record({
+        id: fc.integer({ min: 1, max: 40 }),
+        created,
+        amount,
+        pc: fc.option(percent),
+        feeAmount: fc.option(amount),
+        affiliate: affiliateId,
+      })
+      .map((spec): ConnectionFee => ({
         id: spec.id,
         created: spec.created,
         amount: spec.amount,
         affiliate: spec.affiliate === null ? null : { affiliate_id: spec.affiliate },
         connection_fee_pc: spec.pc,
         connection_fee_amount: spec.feeAmount,
-      }),
-    );
+      }));
     return fc.record({
       events: fc.array(event, { maxLength: 60 }),
       fees: fc.array(fee, { maxLength: 15 }),
@@ -192,17 +212,21 @@ describe('statChanges properties', () => {
 
   it('shows a change exactly where the previous figure is not zero, and its direction follows the figures', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: -10_000_000, max: 10_000_000 }), (current, previous) => {
-        const change = periodChange(money(current * 10_000), money(previous * 10_000));
-        if (previous === 0) {
-          expect(change).toBeNull();
-          return;
-        }
-        expect(change).not.toBeNull();
-        if (change!.direction === 'up') expect(current).toBeGreaterThan(previous);
-        if (change!.direction === 'down') expect(current).toBeLessThan(previous);
-        if (current === previous) expect(change!.direction).toBe('none');
-      }),
+      fc.property(
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        (current, previous) => {
+          const change = periodChange(money(current * 10_000), money(previous * 10_000));
+          if (previous === 0) {
+            expect(change).toBeNull();
+            return;
+          }
+          expect(change).not.toBeNull();
+          if (change!.direction === 'up') expect(current).toBeGreaterThan(previous);
+          if (change!.direction === 'down') expect(current).toBeLessThan(previous);
+          if (current === previous) expect(change!.direction).toBe('none');
+        },
+      ),
     );
   });
 });

@@ -21,7 +21,14 @@ export interface Change {
 }
 
 /** The stat boxes that show a change. */
-export const CHANGE_STATS = ['numberOfSales', 'totalSales', 'referralFees', 'connectionFees', 'numberOfPlatformSales', 'platformSales'] as const;
+export const CHANGE_STATS = [
+  'numberOfSales',
+  'totalSales',
+  'referralFees',
+  'connectionFees',
+  'numberOfPlatformSales',
+  'platformSales',
+] as const;
 export type ChangeStat = (typeof CHANGE_STATS)[number];
 
 /** Each stat box's change; null where the previous figure is zero. */

@@ -17,8 +17,7 @@ export interface ReportAffiliate {
 type Dated = Pick<AffiliateReport, 'id' | 'affiliate_id' | 'start_date'>;
 
 /** Newest period first; within one period, the higher id first (deterministic for ties). */
-const newestFirst = (a: Dated, b: Dated): number =>
-  a.start_date < b.start_date ? 1 : a.start_date > b.start_date ? -1 : b.id - a.id;
+const newestFirst = (a: Dated, b: Dated): number => (a.start_date < b.start_date ? 1 : a.start_date > b.start_date ? -1 : b.id - a.id);
 
 /**
  * For each (affiliate_id, start_date) keep the report with the highest id; sort by start_date,

@@ -137,8 +137,12 @@ describe('Sales Details rows', () => {
     ]);
   });
 
-  it('a row\'s newest event is the latest one, the higher id among equally late ones', () => {
-    const rows = mergeSalesDetails([entry({ id: 7, time: 5000, created: 'seven' }), entry({ id: 9, time: 5000, created: 'nine' }), entry({ id: 8, time: 5000 })]);
+  it("a row's newest event is the latest one, the higher id among equally late ones", () => {
+    const rows = mergeSalesDetails([
+      entry({ id: 7, time: 5000, created: 'seven' }),
+      entry({ id: 9, time: 5000, created: 'nine' }),
+      entry({ id: 8, time: 5000 }),
+    ]);
     expect(rows.map((row) => [row.id, row.created, row.amount])).toEqual([[9, 'nine', 300_000_000]]);
   });
 
@@ -194,7 +198,11 @@ describe('grouped tables', () => {
 
 describe('DistinctIds ("count of distinct ids")', () => {
   it('tells new ids from seen ones, dense or sparse', () => {
-    for (const ids of [[5, 6, 7, 5, 6, 8], [1, 1e12, 1, -3, 1e12], [1.5, 2.5, 1.5]]) {
+    for (const ids of [
+      [5, 6, 7, 5, 6, 8],
+      [1, 1e12, 1, -3, 1e12],
+      [1.5, 2.5, 1.5],
+    ]) {
       const distinct = new DistinctIds([ids.map((id) => ({ id }))]);
       expect(ids.map((id) => distinct.add(id))).toEqual(ids.map((id, index) => ids.indexOf(id) === index));
     }

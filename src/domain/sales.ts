@@ -145,10 +145,7 @@ export function addToGroup(groups: Map<string | null, AffiliateGroup>, affiliate
 }
 
 /** "Grouped tables treat a missing affiliate as 'Unknown'; name falls back to the id. Groups sorted by total descending." */
-export function sortGroups(
-  groups: ReadonlyMap<string | null, AffiliateGroup>,
-  names: ReadonlyMap<string, string>,
-): SortedGroup[] {
+export function sortGroups(groups: ReadonlyMap<string | null, AffiliateGroup>, names: ReadonlyMap<string, string>): SortedGroup[] {
   return [...groups]
     .map(([affiliateId, group]) => ({
       ...group,

@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { dateRange } from './dates.ts';
-import { CHART_MODES, DATE_MODES, DEFAULT_VIEW, isCalendarDay, parseView, rangeDays, serialiseView, viewHref, type DashboardView } from './view-query.ts';
+import {
+  CHART_MODES,
+  DATE_MODES,
+  DEFAULT_VIEW,
+  isCalendarDay,
+  parseView,
+  rangeDays,
+  serialiseView,
+  viewHref,
+  type DashboardView,
+} from './view-query.ts';
 
 const today = '2026-11-05';
 
@@ -38,7 +48,11 @@ describe('parseView', () => {
   });
 
   it('drops an impossible custom day, leaving the range incomplete (the current month)', () => {
-    expect(parseView('range=custom&start=2026-02-30&end=2026-10-31', today)).toMatchObject({ mode: 'custom', start: '', end: '2026-10-31' });
+    expect(parseView('range=custom&start=2026-02-30&end=2026-10-31', today)).toMatchObject({
+      mode: 'custom',
+      start: '',
+      end: '2026-10-31',
+    });
     expect(parseView('range=custom&start=2026-10-01&end=tomorrow', today)).toMatchObject({ start: '2026-10-01', end: '' });
     expect(parseView('range=custom&start=2026-1-01&end=2026-10-31', today)).toMatchObject({ start: '', end: '2026-10-31' });
   });
@@ -65,16 +79,21 @@ describe('parseView', () => {
   it('never throws, and what it reads is written back unchanged', () => {
     const value = fc.oneof(fc.string(), fc.constantFrom(...DATE_MODES, ...CHART_MODES, '2026-10-05', '2026-02-29', '2028-02-29', ''));
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('range', 'start', 'end', 'day', 'chart', 'other'), value), { maxLength: 8 }), (pairs) => {
-        const view = parseView(new URLSearchParams(pairs).toString(), today);
-        expect(parseView(serialiseView(view), today)).toEqual(view);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('range', 'start', 'end', 'day', 'chart', 'other'), value), { maxLength: 8 }),
+        (pairs) => {
+          const view = parseView(new URLSearchParams(pairs).toString(), today);
+          expect(parseView(serialiseView(view), today)).toEqual(view);
+        },
+      ),
     );
   });
 });
 
 /** A calendar day, 'yyyy-MM-dd', of the years around now. */
-const calendarDay = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const calendarDay = fc
+  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
 
 const views: fc.Arbitrary<DashboardView> = fc
   .record({
@@ -116,11 +135,20 @@ describe('serialiseView', () => {
 describe('rangeDays', () => {
   it('are the first and last days of the range dates.ts computes, for any today', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...DATE_MODES), calendarDay, fc.oneof(fc.constant(''), calendarDay), fc.oneof(fc.constant(''), calendarDay), (mode, day, start, end) => {
-        const now = DateTime.fromISO(`${day}T12:00:00`, { zone: 'Europe/Berlin' });
-        const range = dateRange(mode, { now, customStart: start, customEnd: end });
-        expect(rangeDays({ mode, start, end }, day)).toEqual({ first: range.start.toISODate(), last: range.end.minus({ days: 1 }).toISODate() });
-      }),
+      fc.property(
+        fc.constantFrom(...DATE_MODES),
+        calendarDay,
+        fc.oneof(fc.constant(''), calendarDay),
+        fc.oneof(fc.constant(''), calendarDay),
+        (mode, day, start, end) => {
+          const now = DateTime.fromISO(`${day}T12:00:00`, { zone: 'Europe/Berlin' });
+          const range = dateRange(mode, { now, customStart: start, customEnd: end });
+          expect(rangeDays({ mode, start, end }, day)).toEqual({
+            first: range.start.toISODate(),
+            last: range.end.minus({ days: 1 }).toISODate(),
+          });
+        },
+      ),
     );
   });
 });
@@ -128,7 +156,11 @@ describe('rangeDays', () => {
 describe('isCalendarDay', () => {
   it('accepts days of the calendar only', () => {
     expect(['2026-10-05', '2028-02-29', '2000-02-29', '0001-01-01'].every(isCalendarDay)).toBe(true);
-    expect(['2026-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '0000-01-01', '2026-10-5', ' 2026-10-05', ''].some(isCalendarDay)).toBe(false);
+    expect(
+      ['2026-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '0000-01-01', '2026-10-5', ' 2026-10-05', ''].some(
+        isCalendarDay,
+      ),
+    ).toBe(false);
     expect(isCalendarDay(null)).toBe(false);
   });
 });

@@ -47,7 +47,10 @@ export function isCalendarDay(text: string | null | undefined): text is string {
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
 /** The calendar day `days` after (or before) `day`, both 'yyyy-MM-dd'; `months` moves to the first of a month. */
-function shift(day: string, { days = 0, months = 0, firstOfMonth = false }: { days?: number; months?: number; firstOfMonth?: boolean }): string {
+function shift(
+  day: string,
+  { days = 0, months = 0, firstOfMonth = false }: { days?: number; months?: number; firstOfMonth?: boolean },
+): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const moved = new Date(0);
   moved.setUTCFullYear(year, month - 1 + months, firstOfMonth ? 1 : date + days);

@@ -18,7 +18,12 @@ const BASE = 'http://portal.test/api/v2/';
 const context: CallContext = { baseUrl: BASE, token: 'access-token', impersonated: null };
 const wireRange = { ...query, zone: data.zone, locale: 'en-US' };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Error', headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), {
+    status,
+    statusText: status === 200 ? 'OK' : 'Error',
+    headers: { 'Content-Type': 'application/json' },
+  });
 
 /** The API: the generated lists, and what each call asked for. */
 function api(answer?: (path: string) => Response | undefined) {
@@ -31,7 +36,8 @@ function api(answer?: (path: string) => Response | undefined) {
     if (special) return Promise.resolve(special);
     if (path === 'payment_events/') return Promise.resolve(json(data.events));
     if (path === 'connection_fees/') return Promise.resolve(json(data.fees));
-    if (path === 'affiliates/') return Promise.resolve(json(data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }))));
+    if (path === 'affiliates/')
+      return Promise.resolve(json(data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }))));
     return Promise.resolve(json({ detail: 'Not found.' }, 404));
   });
   return { fetch, calls };
@@ -60,23 +66,41 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
   });
 
   // 96 views, each derived twice from 3,000 sales: seconds on a loaded machine. Answers are checked, not time.
-  it("answers deriveDashboard's dashboard for the whole range and for every selected day, with and without an affiliate filter", { timeout: 30_000 }, async () => {
-    const service = createDashboardService({ fetch: api().fetch });
-    const { events, fees } = await loaded(service);
-    const days = [null, ...daySlots(data.range).map(dayKeyOf)];
-    for (const affiliateFilter of [null, 'p1', 'a2']) {
-      for (const selectedDay of days) {
-        const request: ViewRequest = { events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter, range: wireRange, selectedDay };
-        const expected = deriveDashboard({ ...data, affiliateFilter, selectedDay });
-        expect(unwrap(service.view(request)), `${affiliateFilter ?? 'all'} ${selectedDay ?? 'no day'}`).toEqual(expected);
+  it(
+    "answers deriveDashboard's dashboard for the whole range and for every selected day, with and without an affiliate filter",
+    { timeout: 30_000 },
+    async () => {
+      const service = createDashboardService({ fetch: api().fetch });
+      const { events, fees } = await loaded(service);
+      const days = [null, ...daySlots(data.range).map(dayKeyOf)];
+      for (const affiliateFilter of [null, 'p1', 'a2']) {
+        for (const selectedDay of days) {
+          const request: ViewRequest = {
+            events: events.id,
+            fees: fees.id,
+            affiliates: data.affiliates,
+            affiliateFilter,
+            range: wireRange,
+            selectedDay,
+          };
+          const expected = deriveDashboard({ ...data, affiliateFilter, selectedDay });
+          expect(unwrap(service.view(request)), `${affiliateFilter ?? 'all'} ${selectedDay ?? 'no day'}`).toEqual(expected);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('answers the same dashboard after a structured clone, as across the worker boundary', async () => {
     const service = createDashboardService({ fetch: api().fetch });
     const { events, fees } = await loaded(service);
-    const request: ViewRequest = { events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: '2026-10-25' };
+    const request: ViewRequest = {
+      events: events.id,
+      fees: fees.id,
+      affiliates: data.affiliates,
+      affiliateFilter: null,
+      range: wireRange,
+      selectedDay: '2026-10-25',
+    };
     const answer = service.view(structuredClone(request));
     expect(structuredClone(answer)).toEqual(answer);
     expect(unwrap(answer).salesDetails.heading).toBe('Sales Details for Oct 25, 2026');
@@ -86,7 +110,14 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
     const service = createDashboardService({ fetch: api().fetch });
     const { events, fees } = await loaded(service);
     service.release([events.id]);
-    const answer = service.view({ events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: null });
+    const answer = service.view({
+      events: events.id,
+      fees: fees.id,
+      affiliates: data.affiliates,
+      affiliateFilter: null,
+      range: wireRange,
+      selectedDay: null,
+    });
     expect(answer.ok).toBe(false);
     expect(() => unwrap(answer)).toThrow("The dashboard's payment events are no longer loaded");
   });
@@ -116,10 +147,31 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
   });
 
   it.each([
-    ['a 500', () => new Response('<html>oops</html>', { status: 500, statusText: 'Internal Server Error' }), { kind: 'http', status: 500, message: 'HTTP Error: 500: Internal Server Error', retried: true }],
-    ['a 401', () => json({ detail: 'Given token not valid for any token type' }, 401), { kind: 'http', status: 401, message: 'HTTP Error: 401: Error', retried: false }],
-    ['a 403', () => json({ detail: 'Forbidden' }, 403), { kind: 'http', status: 403, message: 'Forbidden: You do not have permission to access this resource.', retried: false }],
-    ['a response of the wrong shape', () => json([{ id: 'x' }]), { kind: 'schema', status: 200, message: expect.stringMatching(/^Invalid response from payment_events\/: 0\.id: /) as string, retried: false }],
+    [
+      'a 500',
+      () => new Response('<html>oops</html>', { status: 500, statusText: 'Internal Server Error' }),
+      { kind: 'http', status: 500, message: 'HTTP Error: 500: Internal Server Error', retried: true },
+    ],
+    [
+      'a 401',
+      () => json({ detail: 'Given token not valid for any token type' }, 401),
+      { kind: 'http', status: 401, message: 'HTTP Error: 401: Error', retried: false },
+    ],
+    [
+      'a 403',
+      () => json({ detail: 'Forbidden' }, 403),
+      { kind: 'http', status: 403, message: 'Forbidden: You do not have permission to access this resource.', retried: false },
+    ],
+    [
+      'a response of the wrong shape',
+      () => json([{ id: 'x' }]),
+      {
+        kind: 'schema',
+        status: 200,
+        message: expect.stringMatching(/^Invalid response from payment_events\/: 0\.id: /) as string,
+        retried: false,
+      },
+    ],
   ])('sends back %s as the API client would have thrown it', async (_what, respond, expected) => {
     const service = createDashboardService({ fetch: api((path) => (path === 'payment_events/' ? respond() : undefined)).fetch });
     const outcome = await service.load({ ...context, list: 'payment_events', ...query });
@@ -149,7 +201,14 @@ describe('calls the main thread made before the worker could', () => {
     const service = createDashboardService({ fetch });
     service.expect({ url, token: context.token });
     const loading = service.load({ ...context, list: 'payment_events', ...query });
-    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: body() });
+    service.answer({
+      url,
+      token: context.token,
+      status: 200,
+      statusText: 'OK',
+      headers: [['content-type', 'application/json']],
+      body: body(),
+    });
 
     expect(unwrap(await loading).count).toBe(data.events.length);
     expect(calls).toEqual([]);
@@ -170,7 +229,14 @@ describe('calls the main thread made before the worker could', () => {
         controller.close();
       },
     });
-    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: stream });
+    service.answer({
+      url,
+      token: context.token,
+      status: 200,
+      statusText: 'OK',
+      headers: [['content-type', 'application/json']],
+      body: stream,
+    });
     expect(unwrap(await loading).count).toBe(data.events.length);
     expect(calls).toEqual([]);
   });
@@ -198,9 +264,19 @@ describe('calls the main thread made before the worker could', () => {
   it("takes the answer's status as its own: a 401 fetched early is the call's 401", async () => {
     const service = createDashboardService({ fetch: api().fetch });
     service.expect({ url, token: context.token });
-    service.answer({ url, token: context.token, status: 401, statusText: 'Unauthorized', headers: [], body: new TextEncoder().encode('{"detail":"expired"}').buffer });
+    service.answer({
+      url,
+      token: context.token,
+      status: 401,
+      statusText: 'Unauthorized',
+      headers: [],
+      body: new TextEncoder().encode('{"detail":"expired"}').buffer,
+    });
     const outcome = await service.load({ ...context, list: 'payment_events', ...query });
-    expect(outcome.ok ? null : outcome.error).toEqual({ message: 'HTTP Error: 401: Unauthorized', api: { kind: 'http', status: 401, body: { detail: 'expired' } } });
+    expect(outcome.ok ? null : outcome.error).toEqual({
+      message: 'HTTP Error: 401: Unauthorized',
+      api: { kind: 'http', status: 401, body: { detail: 'expired' } },
+    });
   });
 
   it('takes a failed early call as a network failure', async () => {
@@ -216,7 +292,16 @@ describe('the range across the boundary', () => {
   it("derives days in the zone it is given, whatever this thread's zone", async () => {
     const service = createDashboardService({ fetch: api().fetch });
     const { events, fees } = await loaded(service);
-    const dashboard = unwrap(service.view({ events: events.id, fees: fees.id, affiliates: data.affiliates, affiliateFilter: null, range: wireRange, selectedDay: null }));
+    const dashboard = unwrap(
+      service.view({
+        events: events.id,
+        fees: fees.id,
+        affiliates: data.affiliates,
+        affiliateFilter: null,
+        range: wireRange,
+        selectedDay: null,
+      }),
+    );
     expect(dashboard.feesChart.map((slot) => slot.day)).toEqual(daySlots(data.range).map(dayKeyOf));
     expect(DateTime.fromISO(query.start).setZone(data.zone).toISODate()).toBe('2026-10-01');
   });

@@ -14,8 +14,26 @@ afterEach(() => {
 describe("the early calls' query", () => {
   // Zones with and without DST, a half-hour offset, UTC (which luxon writes as Z), and moments
   // next to midnight and DST changes.
-  const zones = ['UTC', 'Etc/UTC', 'Europe/London', 'Europe/Berlin', 'Pacific/Auckland', 'America/St_Johns', 'Asia/Kolkata', 'America/Santiago', 'Australia/Lord_Howe'];
-  const moments = ['2026-03-29T00:30:00Z', '2026-03-29T23:59:00Z', '2026-10-25T01:30:00Z', '2026-11-23T12:00:00Z', '2026-04-05T15:00:00Z', '2026-09-06T03:00:00Z', '2027-01-01T00:00:00Z'];
+  const zones = [
+    'UTC',
+    'Etc/UTC',
+    'Europe/London',
+    'Europe/Berlin',
+    'Pacific/Auckland',
+    'America/St_Johns',
+    'Asia/Kolkata',
+    'America/Santiago',
+    'Australia/Lord_Howe',
+  ];
+  const moments = [
+    '2026-03-29T00:30:00Z',
+    '2026-03-29T23:59:00Z',
+    '2026-10-25T01:30:00Z',
+    '2026-11-23T12:00:00Z',
+    '2026-04-05T15:00:00Z',
+    '2026-09-06T03:00:00Z',
+    '2027-01-01T00:00:00Z',
+  ];
 
   it.each(zones)('is Last 30 days as the page asks for it (luxon), in %s', (zone) => {
     process.env.TZ = zone;
@@ -31,7 +49,12 @@ describe("the early calls' query", () => {
   const views = [
     { search: '?range=current', mode: 'current' },
     { search: '?range=previous&chart=sales', mode: 'previous' },
-    { search: '?range=custom&start=2026-03-20&end=2026-04-02&day=2026-03-29', mode: 'custom', customStart: '2026-03-20', customEnd: '2026-04-02' },
+    {
+      search: '?range=custom&start=2026-03-20&end=2026-04-02&day=2026-03-29',
+      mode: 'custom',
+      customStart: '2026-03-20',
+      customEnd: '2026-04-02',
+    },
     { search: '?range=custom&start=2026-10-31&end=2026-10-20', mode: 'custom', customStart: '2026-10-31', customEnd: '2026-10-20' },
     { search: '?range=custom&start=2026-10-20', mode: 'custom', customStart: '2026-10-20' },
     { search: '?range=custom&start=2026-02-30&end=2026-10-20', mode: 'custom', customEnd: '2026-10-20' },
@@ -50,7 +73,7 @@ describe("the early calls' query", () => {
     }
   });
 
-  it("is the URL the API client asks, impersonate_affiliate included", async () => {
+  it('is the URL the API client asks, impersonate_affiliate included', async () => {
     const asked: string[] = [];
     const client = createApiClient({
       baseUrl: 'http://portal.test/api/v2/',

@@ -16,7 +16,10 @@ export interface Expected {
 
 /** What that call was answered: the response, or a network failure. */
 export type Answer = Expected &
-  ({ status: number; statusText: string; headers: [string, string][]; body: ReadableStream<Uint8Array> | ArrayBuffer | null } | { failed: true });
+  (
+    | { status: number; statusText: string; headers: [string, string][]; body: ReadableStream<Uint8Array> | ArrayBuffer | null }
+    | { failed: true }
+  );
 
 import { parseView, rangeDays } from '../domain/view-query.ts';
 
@@ -25,7 +28,8 @@ const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(leng
 /** luxon's toISO() of a local time in `zone`: 'Z' for the zones luxon reads as UTC, else the offset. */
 function isoOf(date: Date, zone: string): string {
   const offset = -date.getTimezoneOffset();
-  const zoneText = /^(utc|gmt)$/i.test(zone) && offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
+  const zoneText =
+    /^(utc|gmt)$/i.test(zone) && offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
   return (
     `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
     `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${zoneText}`
@@ -72,7 +76,11 @@ export function startCalls(worker: Worker, baseUrl: string, token: string | null
   const range = viewQuery(search);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  for (const [path, query] of [['affiliates/', {}], ['payment_events/', range], ['connection_fees/', range]] as const) {
+  for (const [path, query] of [
+    ['affiliates/', {}],
+    ['payment_events/', range],
+    ['connection_fees/', range],
+  ] as const) {
     const url = callUrl(baseUrl, path, query, impersonated);
     worker.postMessage({ expect: { url, token } satisfies Expected });
     void fetch(url, { headers })

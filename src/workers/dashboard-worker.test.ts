@@ -79,7 +79,15 @@ describe("the dashboard's start for a stored session, before the app runs", () =
 
   it('starts nothing on other routes, without a stored session, or for a record that is not one', async () => {
     const record = JSON.stringify(stored());
-    const cases = [['/reports', record], ['/login', record], ['/invite/abc', record], ['/', null], ['/', 'not json'], ['/', '{"access":42}'], ['/', '{"access":"not.a-jwt"}']] as const;
+    const cases = [
+      ['/reports', record],
+      ['/login', record],
+      ['/invite/abc', record],
+      ['/', null],
+      ['/', 'not json'],
+      ['/', '{"access":42}'],
+      ['/', '{"access":"not.a-jwt"}'],
+    ] as const;
     for (const [path, storedRecord] of cases) {
       await pageLoad(path, storedRecord);
       expect(told, `${path} with ${storedRecord}`).toEqual([]);

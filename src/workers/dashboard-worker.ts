@@ -78,7 +78,13 @@ function refreshDue(access: string): number {
  * affiliate). Only for an access token the app will call with as it is: one it must refresh first
  * starts nothing, and neither does garbage in storage.
  */
-export function startForStoredSession(baseUrl: string, path: string, storage: Pick<Storage, 'getItem'>, now = Date.now(), search = pageSearch()): void {
+export function startForStoredSession(
+  baseUrl: string,
+  path: string,
+  storage: Pick<Storage, 'getItem'>,
+  now = Date.now(),
+  search = pageSearch(),
+): void {
   if (!DASHBOARD_ROUTE.test(path) || !canUseWorker(undefined)) return;
   let access: unknown;
   try {

@@ -87,7 +87,12 @@ describe("the detail tables' CSV files, written by the dashboard's data service"
     const { csv } = await service();
     const whole = parsed((await csv('sales-details')).text).rows;
     // Each row's Date is the local day of its newest sale in Berlin, not its UTC date.
-    const byKey = new Map(deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null, allSalesDetails: true }).salesDetails.rows.map((row) => [row.policyNumber + row.day, row]));
+    const byKey = new Map(
+      deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null, allSalesDetails: true }).salesDetails.rows.map((row) => [
+        row.policyNumber + row.day,
+        row,
+      ]),
+    );
     let differsFromUtc = 0;
     for (const [day, policy] of whole) {
       const row = byKey.get(policy! + day!)!;
@@ -96,7 +101,9 @@ describe("the detail tables' CSV files, written by the dashboard's data service"
     }
     expect(differsFromUtc).toBeGreaterThan(0);
 
-    for (const slot of daySlots(data.range).map(dayKeyOf).filter((_, index) => index % 6 === 0 || index === 24)) {
+    for (const slot of daySlots(data.range)
+      .map(dayKeyOf)
+      .filter((_, index) => index % 6 === 0 || index === 24)) {
       const file = await csv('sales-details', slot);
       expect(file.fileName).toBe(`sales-details-${slot}.csv`);
       const rows = parsed(file.text).rows;
@@ -104,7 +111,9 @@ describe("the detail tables' CSV files, written by the dashboard's data service"
       const platform = await csv('platform-sales', slot);
       expect(platform.fileName).toBe(`platform-sales-${slot}.csv`);
       const day = deriveDashboard({ ...data, affiliateFilter: null, selectedDay: slot });
-      expect(parsed(platform.text).rows).toEqual(day.platformSalesTable.rows.map((row) => [row.affiliate, String(row.sales), row.totalPremium.display]));
+      expect(parsed(platform.text).rows).toEqual(
+        day.platformSalesTable.rows.map((row) => [row.affiliate, String(row.sales), row.totalPremium.display]),
+      );
     }
   });
 });

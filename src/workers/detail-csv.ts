@@ -38,7 +38,12 @@ function recordsOf(table: DetailTableName, dashboard: Dashboard): string[][] {
 }
 
 /** The CSV file of a table: its column titles, then each of its rows, lines ended by CRLF. */
-export async function detailCsv(table: DetailTableName, dashboard: Dashboard, range: DateRange, selectedDay: string | null): Promise<CsvFile> {
+export async function detailCsv(
+  table: DetailTableName,
+  dashboard: Dashboard,
+  range: DateRange,
+  selectedDay: string | null,
+): Promise<CsvFile> {
   const papa = await papaparse();
   const [fields = [], ...data] = recordsOf(table, dashboard);
   return {

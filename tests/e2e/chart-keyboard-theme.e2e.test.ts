@@ -146,7 +146,7 @@ describe('the chart from the keyboard', () => {
 
   it("describes the keys to screen readers and lists the chart's values in a table", async () => {
     const p = await dashboard();
-    await step(p, SCREEN, "the chart described by its keyboard hint", async () => {
+    await step(p, SCREEN, 'the chart described by its keyboard hint', async () => {
       const description = await p.evaluate(() => {
         const ids = document.querySelector('.daily-chart svg[role="group"]')?.getAttribute('aria-describedby') ?? '';
         return ids
@@ -189,7 +189,12 @@ describe('the dark theme', () => {
     await setup.getByLabel('Email or Username').fill('sunny');
     await setup.getByLabel('Password', { exact: true }).fill(password);
     await setup.getByRole('button', { name: 'Login' }).click();
-    await expectVisible(setup, 'setup required (dark)', setup.getByRole('heading', { name: 'Two-Factor Authentication Required' }), 'the setup choice');
+    await expectVisible(
+      setup,
+      'setup required (dark)',
+      setup.getByRole('heading', { name: 'Two-Factor Authentication Required' }),
+      'the setup choice',
+    );
     await settled(setup);
     await expectAccessible(setup, 'setup required (dark)');
     await setup.getByRole('button', { name: 'Authenticator App' }).click();
@@ -227,7 +232,9 @@ describe('the dark theme', () => {
     await p.emulateMedia({ colorScheme: 'light' });
     await step(p, 'dashboard (switched to light)', 'the light page background and axis text', async () => {
       expect(await pageBackground(p)).toBe(LIGHT_BACKGROUND);
-      await p.waitForFunction((fill) => getComputedStyle(document.querySelector('.daily-chart svg text')!).fill === fill, LIGHT_AXIS_TEXT, { timeout: 5_000 });
+      await p.waitForFunction((fill) => getComputedStyle(document.querySelector('.daily-chart svg text')!).fill === fill, LIGHT_AXIS_TEXT, {
+        timeout: 5_000,
+      });
     });
     await p.emulateMedia({ colorScheme: 'dark' });
 

@@ -24,7 +24,12 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document);
-    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((node) => ({ target: node.target })),
+    }));
   });
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   if (serious.length > 0) {

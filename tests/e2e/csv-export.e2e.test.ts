@@ -18,7 +18,14 @@ const SCREEN = 'dashboard (CSV export)';
 const HEADING = 'Globetrotter Travel Sales Dashboard';
 
 /** A direct sale of Globetrotter Travel a few minutes ago whose traveller's name a spreadsheet would run as a formula. */
-const FORMULA_SALE = { id: 990_001, policy: 'POL-E2E-CSV', first: '=HYPERLINK("http://example.com")', last: 'Doe', amount: '42.50', commission: '10' };
+const FORMULA_SALE = {
+  id: 990_001,
+  policy: 'POL-E2E-CSV',
+  first: '=HYPERLINK("http://example.com")',
+  last: 'Doe',
+  amount: '42.50',
+  commission: '10',
+};
 const formulaSaleAt = DateTime.now().minus({ minutes: 5 });
 
 let browser: Browser;
@@ -29,7 +36,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
   portal = await startPortal();
   portal.db
-    .prepare('INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(
       FORMULA_SALE.id,
       formulaSaleAt.toUTC().toISO(),
@@ -37,7 +46,9 @@ beforeAll(async () => {
       'AFF-100',
       FORMULA_SALE.commission,
       'Single Trip',
-      JSON.stringify([{ policy_number: FORMULA_SALE.policy, travelers: [{ first_name: FORMULA_SALE.first, last_name: FORMULA_SALE.last }] }]),
+      JSON.stringify([
+        { policy_number: FORMULA_SALE.policy, travelers: [{ first_name: FORMULA_SALE.first, last_name: FORMULA_SALE.last }] },
+      ]),
     );
 });
 afterAll(async () => {
@@ -53,7 +64,9 @@ async function openDashboard(timezoneId = ZONE): Promise<Page> {
   page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId } });
   await expectVisible(page, SCREEN, page.getByRole('heading', { level: 1, name: HEADING, exact: true }), `the heading '${HEADING}'`);
   await expectVisible(page, SCREEN, page.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
-  await step(page, SCREEN, "no 'Loading sales...' once the data is there", () => page!.getByText('Loading sales...').first().waitFor({ state: 'hidden' }));
+  await step(page, SCREEN, "no 'Loading sales...' once the data is there", () =>
+    page!.getByText('Loading sales...').first().waitFor({ state: 'hidden' }),
+  );
   return page;
 }
 
@@ -78,7 +91,8 @@ function records(bytes: Buffer): string[][] {
 }
 
 /** The text of every cell of a table on screen, row by row. */
-const shownRows = (table: Locator) => table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
+const shownRows = (table: Locator) =>
+  table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
 
 /** Last 30 days in the browser's zone: the first and the last day. */
 function last30Days(): { first: DateTime; last: DateTime } {
@@ -128,7 +142,13 @@ describe("the detail tables' CSV export", () => {
       return Promise.resolve();
     });
     await step(p, SCREEN, "the sale with a formula-like traveller: its local day, its values, the traveller prefixed with '", () => {
-      expect(rows).toContainEqual([formulaSaleAt.setZone(ZONE).toISODate(), FORMULA_SALE.policy, `'${FORMULA_SALE.first} ${FORMULA_SALE.last}`, '42.50', '4.25']);
+      expect(rows).toContainEqual([
+        formulaSaleAt.setZone(ZONE).toISODate(),
+        FORMULA_SALE.policy,
+        `'${FORMULA_SALE.first} ${FORMULA_SALE.last}`,
+        '42.50',
+        '4.25',
+      ]);
       return Promise.resolve();
     });
   });
@@ -149,7 +169,9 @@ describe("the detail tables' CSV export", () => {
       const shown = await shownRows(section.getByRole('table'));
       await step(p, SCREEN, `the rows of ${heading} as the table shows them, amounts without the currency`, () => {
         expect(rows.length).toBeGreaterThan(0);
-        expect(rows.map(([name, count, amount]) => [name, count, `$${Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2 })}`])).toEqual(shown);
+        expect(
+          rows.map(([name, count, amount]) => [name, count, `$${Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2 })}`]),
+        ).toEqual(shown);
         return Promise.resolve();
       });
     }
@@ -160,7 +182,9 @@ describe("the detail tables' CSV export", () => {
     const bars = p.getByRole('button', { name: / Referral Fees / });
     await expectVisible(p, SCREEN, bars.first(), 'the Fees Chart bars', 15_000);
     const labels = await bars.evaluateAll((elements) =>
-      elements.map((element) => ({ label: element.getAttribute('aria-label') ?? '', height: element.getBoundingClientRect().height })).sort((a, b) => b.height - a.height),
+      elements
+        .map((element) => ({ label: element.getAttribute('aria-label') ?? '', height: element.getBoundingClientRect().height }))
+        .sort((a, b) => b.height - a.height),
     );
     const barLabel = labels[0]!.label;
     const { first, last } = last30Days();
@@ -169,7 +193,12 @@ describe("the detail tables' CSV export", () => {
     const heading = `Sales Details for ${day.setLocale('en-US').toFormat('LLL d, yyyy')}`;
 
     await p.getByRole('button', { name: barLabel, exact: true }).click();
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: heading, exact: true }), `'${heading}' after clicking the bar '${barLabel}'`);
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: heading, exact: true }),
+      `'${heading}' after clicking the bar '${barLabel}'`,
+    );
     const section = tableSection(p, heading);
     const file = await download(p, section, heading);
     expect(file.name).toBe(`sales-details-${day.toISODate()}.csv`);
@@ -183,7 +212,11 @@ describe("the detail tables' CSV export", () => {
       return Promise.resolve();
     });
 
-    const platform = await download(p, tableSection(p, `Platform Sales for ${day.setLocale('en-US').toFormat('LLL d, yyyy')}`), 'Platform Sales of the day');
+    const platform = await download(
+      p,
+      tableSection(p, `Platform Sales for ${day.setLocale('en-US').toFormat('LLL d, yyyy')}`),
+      'Platform Sales of the day',
+    );
     expect(platform.name).toBe(`platform-sales-${day.toISODate()}.csv`);
     expect(records(platform.bytes)[0]).toEqual(['Affiliate', 'Sales', 'Total Premium']);
   });

@@ -40,7 +40,11 @@ afterEach(async () => {
 const statValues = (p: Page) => p.getByRole('region', { name: 'Summary' }).locator('dd');
 
 /** The context's API calls below `path` are answered by `answer` from now on. */
-async function withAnswers(context: BrowserContext, path: string, answer: { status: number; statusText?: string; body: string; contentType: string }) {
+async function withAnswers(
+  context: BrowserContext,
+  path: string,
+  answer: { status: number; statusText?: string; body: string; contentType: string },
+) {
   await context.route(new RegExp(`/api/v2/${path}`), (route) =>
     route.fulfill({ status: answer.status, body: answer.body, contentType: answer.contentType, headers: { 'Cache-Control': 'no-store' } }),
   );
@@ -50,7 +54,9 @@ async function withAnswers(context: BrowserContext, path: string, answer: { stat
  * A returning user opening the portal in a new tab: signed in and the dashboard loaded once, then
  * `prepare` (routes), then a new page of the same context at /, with every API call it makes.
  */
-async function newTab(prepare: (context: BrowserContext) => Promise<void> = () => Promise.resolve()): Promise<{ p: Page; log: ApiRequest[] }> {
+async function newTab(
+  prepare: (context: BrowserContext) => Promise<void> = () => Promise.resolve(),
+): Promise<{ p: Page; log: ApiRequest[] }> {
   const first = (page = await signedInPage(browser, portal, 'globetrotter'));
   await expectVisible(first, SCREEN, statValues(first).first(), 'the stat boxes of the first load', 15_000);
   await prepare(first.context());
@@ -75,26 +81,40 @@ describe("the dashboard's data worker", () => {
     await expectVisible(p, SCREEN, p.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart bars', 15_000);
 
     await step(p, SCREEN, 'a dashboard worker running beside the page', () => {
-      expect(p.workers().map((worker) => worker.url())).toEqual(expect.arrayContaining([expect.stringMatching(/\/assets\/dashboard\.worker-[\w-]+\.js$/)]));
+      expect(p.workers().map((worker) => worker.url())).toEqual(
+        expect.arrayContaining([expect.stringMatching(/\/assets\/dashboard\.worker-[\w-]+\.js$/)]),
+      );
       return Promise.resolve();
     });
     // The default range's calls, and then its previous period's (ending where the range starts).
     const dated = (path: string) => log.filter((request) => request.path === path);
-    const rangeStart = () => Math.max(...dated('payment_events/').map((request) => Date.parse(request.url.searchParams.get('start') ?? '')));
+    const rangeStart = () =>
+      Math.max(...dated('payment_events/').map((request) => Date.parse(request.url.searchParams.get('start') ?? '')));
     const isPrevious = (url: URL) => Date.parse(url.searchParams.get('end') ?? '') === rangeStart();
-    await expectVisible(p, SCREEN, p.getByText(/ on the previous period$/).first(), "the stat boxes' change against the previous period", 15_000);
-    await step(p, SCREEN, 'payment_events/, connection_fees/ and affiliates/ asked once each for the range, and the dated ones once for its previous period', () => {
-      const count = (path: string) => dated(path).filter((request) => !isPrevious(request.url)).length;
-      const previous = (path: string) => dated(path).filter((request) => isPrevious(request.url)).length;
-      expect({
-        payment_events: count('payment_events/'),
-        connection_fees: count('connection_fees/'),
-        affiliates: count('affiliates/'),
-        'previous payment_events': previous('payment_events/'),
-        'previous connection_fees': previous('connection_fees/'),
-      }).toEqual({ payment_events: 1, connection_fees: 1, affiliates: 1, 'previous payment_events': 1, 'previous connection_fees': 1 });
-      return Promise.resolve();
-    });
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByText(/ on the previous period$/).first(),
+      "the stat boxes' change against the previous period",
+      15_000,
+    );
+    await step(
+      p,
+      SCREEN,
+      'payment_events/, connection_fees/ and affiliates/ asked once each for the range, and the dated ones once for its previous period',
+      () => {
+        const count = (path: string) => dated(path).filter((request) => !isPrevious(request.url)).length;
+        const previous = (path: string) => dated(path).filter((request) => isPrevious(request.url)).length;
+        expect({
+          payment_events: count('payment_events/'),
+          connection_fees: count('connection_fees/'),
+          affiliates: count('affiliates/'),
+          'previous payment_events': previous('payment_events/'),
+          'previous connection_fees': previous('connection_fees/'),
+        }).toEqual({ payment_events: 1, connection_fees: 1, affiliates: 1, 'previous payment_events': 1, 'previous connection_fees': 1 });
+        return Promise.resolve();
+      },
+    );
 
     await step(p, SCREEN, "the default range's calls made before the app's code ran", async () => {
       const { calls, appStarted } = await p.evaluate(() => ({
@@ -113,15 +133,30 @@ describe("the dashboard's data worker", () => {
     const bar = p.getByRole('button', { name: / Referral Fees / }).first();
     const label = (await bar.getAttribute('aria-label')) ?? '';
     await bar.click();
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: /^Sales Details for / }), `the day's Sales Details after clicking '${label}'`);
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: /^Sales Details for / }),
+      `the day's Sales Details after clicking '${label}'`,
+    );
   });
 
   it('ends the session when the API answers one of its calls 401', async () => {
     const { p } = await newTab((context) =>
-      withAnswers(context, 'connection_fees/', { status: 401, body: '{"detail":"Given token not valid for any token type"}', contentType: 'application/json' }),
+      withAnswers(context, 'connection_fees/', {
+        status: 401,
+        body: '{"detail":"Given token not valid for any token type"}',
+        contentType: 'application/json',
+      }),
     );
 
-    await expectVisible(p, SCREEN, p.getByRole('heading', { name: 'Affiliate Login' }), "the login form after the worker's call met a 401", 15_000);
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { name: 'Affiliate Login' }),
+      "the login form after the worker's call met a 401",
+      15_000,
+    );
     await step(p, SCREEN, 'the stored token cleared', async () => {
       expect(await p.evaluate(() => window.localStorage.getItem('auth_token'))).toBeNull();
     });
@@ -132,7 +167,13 @@ describe("the dashboard's data worker", () => {
       withAnswers(context, 'payment_events/', { status: 500, body: '<h1>500 Internal Server Error</h1>', contentType: 'text/html' }),
     );
 
-    await expectVisible(p, SCREEN, p.getByRole('alert').filter({ hasText: 'HTTP Error: 500: Internal Server Error' }), 'the error line after the retries', 20_000);
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('alert').filter({ hasText: 'HTTP Error: 500: Internal Server Error' }),
+      'the error line after the retries',
+      20_000,
+    );
     await step(p, SCREEN, 'payment_events/ asked 4 times: the first call and 3 retries', () =>
       poll('payment_events/ calls', () => (log.filter((request) => request.path === 'payment_events/').length === 4 ? true : undefined)),
     );

@@ -58,7 +58,9 @@ async function dashboardShown(p: Page, heading = HEADING): Promise<void> {
 function statBoxes(p: Page): Promise<[string, string][]> {
   return summary(p)
     .locator('dl > div')
-    .evaluateAll((boxes) => boxes.map((box) => [box.querySelector('dt')?.textContent ?? '', box.querySelector('dd')?.textContent ?? ''] as [string, string]));
+    .evaluateAll((boxes) =>
+      boxes.map((box) => [box.querySelector('dt')?.textContent ?? '', box.querySelector('dd')?.textContent ?? ''] as [string, string]),
+    );
 }
 
 // --- Date ranges (docs/product-rules.md, Date ranges) --------------------------------------------
@@ -111,7 +113,12 @@ async function rangeRequested(p: Page, log: ApiRequest[], expected: Expected, la
 }
 
 async function chartTitleShown(p: Page, expected: Expected, label: string): Promise<void> {
-  await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: expected.title, exact: true }), `the chart title '${expected.title}' for '${label}'`);
+  await expectVisible(
+    p,
+    SCREEN,
+    p.getByRole('heading', { level: 2, name: expected.title, exact: true }),
+    `the chart title '${expected.title}' for '${label}'`,
+  );
   await step(p, SCREEN, `the dashboard of '${label}' loaded`, () => loadingSales(p).first().waitFor({ state: 'hidden' }));
 }
 
@@ -144,7 +151,12 @@ const pressedBars = (p: Page) =>
 
 async function daySelected(p: Page, barLabel: string, how: string): Promise<void> {
   const date = headingDateOf(barLabel);
-  await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: `Sales Details for ${date}`, exact: true }), `'Sales Details for ${date}' after ${how}`);
+  await expectVisible(
+    p,
+    SCREEN,
+    p.getByRole('heading', { level: 2, name: `Sales Details for ${date}`, exact: true }),
+    `'Sales Details for ${date}' after ${how}`,
+  );
   await step(p, SCREEN, `the bar '${barLabel}' pressed after ${how}`, async () => {
     expect(await p.getByRole('button', { name: barLabel, exact: true }).getAttribute('aria-pressed')).toBe('true');
     // Every pressed bar is of that day (both series of the day may be).
@@ -156,7 +168,12 @@ async function daySelected(p: Page, barLabel: string, how: string): Promise<void
 }
 
 async function dayCleared(p: Page, how: string): Promise<void> {
-  await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: 'Sales Details', exact: true }), `'Sales Details' without a day after ${how}`);
+  await expectVisible(
+    p,
+    SCREEN,
+    p.getByRole('heading', { level: 2, name: 'Sales Details', exact: true }),
+    `'Sales Details' without a day after ${how}`,
+  );
   await step(p, SCREEN, `no pressed bar after ${how}`, async () => expect(await pressedBars(p)).toEqual([]));
 }
 
@@ -187,7 +204,9 @@ describe('the Sales Dashboard', () => {
     expect(p.url()).toBe(`${portal.url}/`);
     await dashboardShown(p);
     await step(p, SCREEN, 'the Dashboard tab marked as the current page', async () => {
-      expect(await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+      expect(
+        await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current'),
+      ).toBe('page');
     });
 
     const boxes = await statBoxes(p);
@@ -197,7 +216,14 @@ describe('the Sales Dashboard', () => {
       const platform = labels.includes('Number of Platform Sales');
       expect(labels).toEqual(
         platform
-          ? ['Number of Direct Sales', 'Total Direct Sales', 'Referral Fees', 'Connection Fees', 'Number of Platform Sales', 'Platform Sales']
+          ? [
+              'Number of Direct Sales',
+              'Total Direct Sales',
+              'Referral Fees',
+              'Connection Fees',
+              'Number of Platform Sales',
+              'Platform Sales',
+            ]
           : ['Number of Sales', 'Total Sales', 'Referral Fees', 'Connection Fees'],
       );
       for (const [label, value] of boxes) {
@@ -261,7 +287,9 @@ describe('the Sales Dashboard', () => {
       return { start: first.minus({ days }).startOf('day').toISO()!, end: start };
     };
     const allowed = [...ranges, ...ranges.map(previousOf)].map(({ start, end }) => `${start}|${end}`);
-    const asked = log.filter((request) => datedPaths.includes(request.path)).map((request) => `${rangeOf(request).start}|${rangeOf(request).end}`);
+    const asked = log
+      .filter((request) => datedPaths.includes(request.path))
+      .map((request) => `${rangeOf(request).start}|${rangeOf(request).end}`);
     await step(p, SCREEN, 'no dated call with a start/end other than those of decisions.md section 3', () => {
       expect(asked.filter((range) => !allowed.includes(range))).toEqual([]);
       return Promise.resolve();
@@ -276,7 +304,12 @@ describe('the Sales Dashboard', () => {
 
     await bar.click();
     await daySelected(p, barLabel, 'clicking the bar');
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: `Platform Sales for ${headingDateOf(barLabel)}`, exact: true }), 'the Platform Sales table filtered to the day');
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: `Platform Sales for ${headingDateOf(barLabel)}`, exact: true }),
+      'the Platform Sales table filtered to the day',
+    );
     await checkScreen(p, 'dashboard-selected-day');
 
     await bar.click();
@@ -311,7 +344,9 @@ describe('the Sales Dashboard', () => {
     const selector = p.getByLabel('Affiliate', { exact: true });
     await step(p, SCREEN, 'the Affiliate selector with all affiliates and the two children', async () => {
       const options = await selector.locator('option').allTextContents();
-      expect(options).toEqual(expect.arrayContaining(['All affiliates', 'Globetrotter Berlin', 'Globetrotter Lisbon', 'Globetrotter Travel']));
+      expect(options).toEqual(
+        expect.arrayContaining(['All affiliates', 'Globetrotter Berlin', 'Globetrotter Lisbon', 'Globetrotter Travel']),
+      );
       expect(await selector.inputValue()).toBe('');
     });
 
@@ -353,7 +388,10 @@ describe('the Sales Dashboard', () => {
       expect(await salesChart.getAttribute('aria-pressed')).toBe('true');
       expect(await feesChart.getAttribute('aria-pressed')).toBe('false');
       await p.getByRole('list', { name: 'Sales Chart series' }).waitFor();
-      await p.getByRole('button', { name: / (Direct|Platform) Sales / }).first().waitFor();
+      await p
+        .getByRole('button', { name: / (Direct|Platform) Sales / })
+        .first()
+        .waitFor();
       await referralFeeBars(p).first().waitFor({ state: 'detached' });
     });
     await checkScreen(p, 'dashboard-sales-chart');
@@ -392,7 +430,10 @@ describe('the Sales Dashboard', () => {
 
     const noSidewaysScroll = async (state: string) =>
       step(p, `${SCREEN} (390 px)`, `no horizontal overflow ${state} (scrollWidth <= 390)`, async () => {
-        const widths = await p.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+        const widths = await p.evaluate(() => ({
+          scroll: document.scrollingElement!.scrollWidth,
+          client: document.scrollingElement!.clientWidth,
+        }));
         expect(widths.scroll).toBeLessThanOrEqual(390);
       });
 

@@ -33,12 +33,16 @@ const viewAs = (p: Page) => p.getByLabel('View as Affiliate');
 async function dashboardLoaded(p: Page, heading: string): Promise<void> {
   await expectVisible(p, 'dashboard', dashboardHeading(p, heading), `the heading '${heading}'`, 15_000);
   await expectVisible(p, 'dashboard', p.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
-  await step(p, 'dashboard', "no 'Loading sales...' once the data is there", () => p.getByText('Loading sales...').first().waitFor({ state: 'hidden' }));
+  await step(p, 'dashboard', "no 'Loading sales...' once the data is there", () =>
+    p.getByText('Loading sales...').first().waitFor({ state: 'hidden' }),
+  );
 }
 
 /** Waits for a call to `path` made after `from` in the log, and answers it. */
 function calledAfter(p: Page, log: ApiRequest[], from: number, path: string, screen: string): Promise<ApiRequest> {
-  return step(p, screen, `a call to ${path}`, () => poll(`a call to ${path}`, () => log.slice(from).find((request) => request.path === path)));
+  return step(p, screen, `a call to ${path}`, () =>
+    poll(`a call to ${path}`, () => log.slice(from).find((request) => request.path === path)),
+  );
 }
 
 describe('View as Affiliate', () => {
@@ -54,7 +58,14 @@ describe('View as Affiliate', () => {
       await p.waitForFunction((element) => !(element as HTMLSelectElement).disabled, await selector.elementHandle());
       const options = await selector.locator('option').allTextContents();
       expect(options).toEqual(
-        expect.arrayContaining(['Globetrotter Travel', 'Globetrotter Berlin', 'Globetrotter Lisbon', 'Sunny Trips', 'Nomad Cover Partners', 'Nomad Students']),
+        expect.arrayContaining([
+          'Globetrotter Travel',
+          'Globetrotter Berlin',
+          'Globetrotter Lisbon',
+          'Sunny Trips',
+          'Nomad Cover Partners',
+          'Nomad Students',
+        ]),
       );
       expect(await selector.inputValue()).toBe('');
     });

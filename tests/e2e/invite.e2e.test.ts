@@ -38,7 +38,13 @@ async function openInvite(inviteId: string): Promise<Page> {
 }
 
 async function joinFormShown(p: Page): Promise<void> {
-  await expectVisible(p, JOIN, p.getByRole('heading', { level: 1, name: 'Join Globetrotter Lisbon' }), "the 'Join' form naming Globetrotter Lisbon", 15_000);
+  await expectVisible(
+    p,
+    JOIN,
+    p.getByRole('heading', { level: 1, name: 'Join Globetrotter Lisbon' }),
+    "the 'Join' form naming Globetrotter Lisbon",
+    15_000,
+  );
 }
 
 async function fillForm(p: Page, email: string, secret: string, confirm: string): Promise<void> {
@@ -74,7 +80,7 @@ describe('invite registration', () => {
 
     await fillForm(p, NEW_EMAIL, password, `${password}-typo`);
     await createAccount(p);
-    await expectVisible(p, JOIN, alertWith(p, "Passwords don't match"), "\"Passwords don't match\" for different passwords");
+    await expectVisible(p, JOIN, alertWith(p, "Passwords don't match"), '"Passwords don\'t match" for different passwords');
 
     await fillForm(p, NEW_EMAIL, 'short1', 'short1');
     await createAccount(p);
@@ -106,18 +112,36 @@ describe('invite registration', () => {
     await createAccount(p);
 
     await step(p, 'registration', 'the route / after creating the account', () => p.waitForURL(`${portal.url}/`));
-    await expectVisible(p, '2FA setup required', p.getByRole('heading', { name: 'Two-Factor Authentication Required' }), "'Two-Factor Authentication Required' for the new account", 15_000);
+    await expectVisible(
+      p,
+      '2FA setup required',
+      p.getByRole('heading', { name: 'Two-Factor Authentication Required' }),
+      "'Two-Factor Authentication Required' for the new account",
+      15_000,
+    );
     await step(p, '2FA setup required', 'the new account stored in localStorage auth_token', async () => {
       const stored = JSON.parse((await p.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as { username?: string } | null;
       expect(stored?.username).toBe(NEW_EMAIL);
     });
 
     await p.getByRole('button', { name: 'Email Codes' }).click();
-    await expectVisible(p, 'e-mail 2FA setup', p.getByRole('heading', { name: 'Confirm Email 2FA Setup' }), "'Confirm Email 2FA Setup'", 15_000);
+    await expectVisible(
+      p,
+      'e-mail 2FA setup',
+      p.getByRole('heading', { name: 'Confirm Email 2FA Setup' }),
+      "'Confirm Email 2FA Setup'",
+      15_000,
+    );
     await expectVisible(p, 'e-mail 2FA setup', p.getByText(NEW_EMAIL), 'the address the code went to');
     await p.getByLabel('Email Verification Code').fill(await portal.emailCode(NEW_EMAIL));
     await p.getByRole('button', { name: 'Confirm' }).click();
-    await expectVisible(p, 'dashboard', p.getByRole('heading', { level: 1, name: 'Globetrotter Lisbon Sales Dashboard' }), "Globetrotter Lisbon's dashboard after the set-up", 15_000);
+    await expectVisible(
+      p,
+      'dashboard',
+      p.getByRole('heading', { level: 1, name: 'Globetrotter Lisbon Sales Dashboard' }),
+      "Globetrotter Lisbon's dashboard after the set-up",
+      15_000,
+    );
 
     // The same invite in another browser: used up.
     const other = await (await browser.newContext(DESKTOP)).newPage();

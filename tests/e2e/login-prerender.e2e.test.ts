@@ -144,7 +144,12 @@ describe('the login form before the app runs', () => {
     );
     expect(navigations).toEqual([]);
     expect(page.url()).toBe(`${portal.url}/login`);
-    const withPassword = requests.filter((request) => request.url().includes(password) || request.url().includes(encodeURIComponent(password)) || (request.postData() ?? '').includes(password));
+    const withPassword = requests.filter(
+      (request) =>
+        request.url().includes(password) ||
+        request.url().includes(encodeURIComponent(password)) ||
+        (request.postData() ?? '').includes(password),
+    );
     expect(withPassword.map((request) => `${request.method()} ${new URL(request.url()).pathname}`)).toEqual(['POST /api/v2/token/']);
     expect(JSON.parse(withPassword[0]!.postData() ?? 'null')).toEqual({ username: 'globetrotter', password });
     expect(requests.filter((request) => request.isNavigationRequest())).toHaveLength(1);
@@ -194,7 +199,9 @@ describe('where the prerendered form must not show', () => {
       expect(await page.getByLabel('Email or Username').isVisible()).toBe(false);
     });
     release();
-    await step(page, 'dashboard', "berlin's dashboard, signed in", () => page.getByRole('button', { name: 'Logout' }).waitFor({ timeout: 15_000 }));
+    await step(page, 'dashboard', "berlin's dashboard, signed in", () =>
+      page.getByRole('button', { name: 'Logout' }).waitFor({ timeout: 15_000 }),
+    );
     expect(page.url()).toBe(`${portal.url}/`);
     expect(await loginShown(page)).toBe(false);
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-login-hidden'))).toBe(false);
@@ -222,7 +229,9 @@ describe('where the prerendered form must not show', () => {
     await page.goto(`${portal.url}/login`);
     await loginHeading(page).waitFor();
     await poll('the app started and the hidden mark gone', async () =>
-      (await appStarted(page)) && !(await page.evaluate(() => document.documentElement.hasAttribute('data-login-hidden'))) ? true : undefined,
+      (await appStarted(page)) && !(await page.evaluate(() => document.documentElement.hasAttribute('data-login-hidden')))
+        ? true
+        : undefined,
     );
   });
 });

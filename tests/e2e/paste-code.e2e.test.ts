@@ -67,11 +67,14 @@ describe('pasting a code', () => {
     const field = page.getByLabel('Email Verification Code');
     await field.focus();
     // A paste event carrying the text, as the browser fires it for a paste from any source.
-    await field.evaluate((input, text) => {
-      const data = new DataTransfer();
-      data.setData('text/plain', text);
-      input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, `${code.slice(0, 3)}-${code.slice(3)}`);
+    await field.evaluate(
+      (input, text) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      },
+      `${code.slice(0, 3)}-${code.slice(3)}`,
+    );
 
     expect(await field.inputValue()).toBe(code);
     await page.getByRole('button', { name: 'Verify Code' }).click();

@@ -63,7 +63,10 @@ function figures({ start, end }: Period): Figures {
       .prepare(`SELECT * FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${ids.map(() => '?').join(', ')})`)
       .all(start.toUTC().toISO(), end.toUTC().toISO(), ...ids) as T[];
   const events = rows<{ id: number; amount: string | null; commission_pc: string | null }>('payment_events', SCOPE.affiliates);
-  const fees = rows<{ id: number; amount: string | null; connection_fee_pc: string | null; connection_fee_amount: string | null }>('connection_fees', SCOPE.connected);
+  const fees = rows<{ id: number; amount: string | null; connection_fee_pc: string | null; connection_fee_amount: string | null }>(
+    'connection_fees',
+    SCOPE.connected,
+  );
   const commission = (event: (typeof events)[number]) => six(decimal(event.amount).times(decimal(event.commission_pc)).div(100));
   const direct = events.filter((event) => !commission(event).isZero());
   const platform = events.filter((event) => commission(event).isZero());
@@ -197,17 +200,30 @@ describe('change against the previous period', () => {
 
     // What a screen reader meets: the change as a definition of the box, its arrow hidden.
     const first = expected.find((box) => box.change !== null)!;
-    await expectVisible(p, SCREEN, summary(p).getByRole('definition').filter({ hasText: first.change!.spoken }), `the words '${first.change!.spoken}'`);
+    await expectVisible(
+      p,
+      SCREEN,
+      summary(p).getByRole('definition').filter({ hasText: first.change!.spoken }),
+      `the words '${first.change!.spoken}'`,
+    );
 
     await step(p, SCREEN, "the previous period's calls after the range's, with its start and end", () =>
       poll('the calls of both periods', () => {
         const previous = previousOf(range);
         const dated = log.filter((request) => ['payment_events/', 'connection_fees/'].includes(request.path));
-        const at = (request: (typeof dated)[number]) => [request.url.searchParams.get('start'), request.url.searchParams.get('end')].map((iso) => Date.parse(iso ?? ''));
-        const isRange = (request: (typeof dated)[number]) => at(request)[0] === range.start.toMillis() && at(request)[1] === range.end.toMillis();
-        const isPrevious = (request: (typeof dated)[number]) => at(request)[0] === previous.start.toMillis() && at(request)[1] === previous.end.toMillis();
+        const at = (request: (typeof dated)[number]) =>
+          [request.url.searchParams.get('start'), request.url.searchParams.get('end')].map((iso) => Date.parse(iso ?? ''));
+        const isRange = (request: (typeof dated)[number]) =>
+          at(request)[0] === range.start.toMillis() && at(request)[1] === range.end.toMillis();
+        const isPrevious = (request: (typeof dated)[number]) =>
+          at(request)[0] === previous.start.toMillis() && at(request)[1] === previous.end.toMillis();
         if (dated.filter(isPrevious).length < 2) return undefined;
-        expect(dated.map((request) => (isRange(request) ? 'range' : isPrevious(request) ? 'previous' : 'other'))).toEqual(['range', 'range', 'previous', 'previous']);
+        expect(dated.map((request) => (isRange(request) ? 'range' : isPrevious(request) ? 'previous' : 'other'))).toEqual([
+          'range',
+          'range',
+          'previous',
+          'previous',
+        ]);
         return true;
       }),
     );

@@ -70,7 +70,9 @@ async function openReportsTab(p: Page): Promise<Report[]> {
   await step(p, SCREEN, "the URL /reports and the Reports tab marked aria-current='page'", async () => {
     await p.waitForURL(`${portal.url}/reports`);
     expect(await tab.getAttribute('aria-current')).toBe('page');
-    expect(await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBeNull();
+    expect(
+      await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current'),
+    ).toBeNull();
   });
   return (await (await answer).json()) as Report[];
 }
@@ -81,7 +83,10 @@ const reportsTable = (p: Page) => p.getByRole('table', { name: 'Reports' });
 function tableRows(p: Page): Promise<string[][]> {
   return reportsTable(p)
     .locator('tbody tr')
-    .evaluateAll((rows, count) => rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, count).map((cell) => cell.textContent ?? '')), FIGURE_COLUMNS);
+    .evaluateAll(
+      (rows, count) => rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, count).map((cell) => cell.textContent ?? '')),
+      FIGURE_COLUMNS,
+    );
 }
 
 /** Clicks a Download Report button and checks the file the browser saved. */
@@ -99,11 +104,18 @@ async function downloadAndCheck(p: Page, button: Locator, report: Report, where:
   await workbook.xlsx.readFile(saved);
   expect(workbook.getWorksheet('Summary'), `${where}: the workbook's 'Summary' sheet`).toBeDefined();
 
-  await step(p, where, `{event:'report_download', report_id:${report.id}, report_date:'${report.report_date}'} in the dataLayer`, async () => {
-    const dataLayer = await p.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []);
-    expect(dataLayer).toContainEqual({ event: 'report_download', report_id: report.id, report_date: report.report_date });
-  });
-  await step(p, where, 'the button enabled again after the download', () => expect.poll(() => button.isEnabled(), { timeout: 5_000 }).toBe(true));
+  await step(
+    p,
+    where,
+    `{event:'report_download', report_id:${report.id}, report_date:'${report.report_date}'} in the dataLayer`,
+    async () => {
+      const dataLayer = await p.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []);
+      expect(dataLayer).toContainEqual({ event: 'report_download', report_id: report.id, report_date: report.report_date });
+    },
+  );
+  await step(p, where, 'the button enabled again after the download', () =>
+    expect.poll(() => button.isEnabled(), { timeout: 5_000 }).toBe(true),
+  );
 }
 
 describe('the Reports screen', () => {
@@ -117,18 +129,25 @@ describe('the Reports screen', () => {
 
     const expected = expectedRows(reports, 'AFF-100');
     const rows = await tableRows(p);
-    await step(p, SCREEN, `the columns ${COLUMNS.join(', ')} and ${expected.length} rows (the latest report per period, newest first, at most 12)`, async () => {
-      expect(await reportsTable(p).getByRole('columnheader').allTextContents()).toEqual(COLUMNS);
-      expect(expected.length).toBeGreaterThan(1);
-      expect(rows.length).toBeLessThanOrEqual(12);
-      expect(rows.map(([period, sales]) => [period, sales])).toEqual(expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]));
-      for (const [, , ...money] of rows) for (const value of money) expect(value).toMatch(MONEY);
-      // Newest first, by the periods themselves.
-      const starts = rows.map(([period]) => DateTime.fromFormat(period!, 'LLLL yyyy', { locale: 'en-US' }).toMillis());
-      expect([...starts].sort((a, b) => b - a)).toEqual(starts);
-      // No affiliate to choose: Globetrotter Travel is the only top-level affiliate with reports.
-      expect(await p.getByLabel('Affiliate', { exact: true }).count()).toBe(0);
-    });
+    await step(
+      p,
+      SCREEN,
+      `the columns ${COLUMNS.join(', ')} and ${expected.length} rows (the latest report per period, newest first, at most 12)`,
+      async () => {
+        expect(await reportsTable(p).getByRole('columnheader').allTextContents()).toEqual(COLUMNS);
+        expect(expected.length).toBeGreaterThan(1);
+        expect(rows.length).toBeLessThanOrEqual(12);
+        expect(rows.map(([period, sales]) => [period, sales])).toEqual(
+          expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]),
+        );
+        for (const [, , ...money] of rows) for (const value of money) expect(value).toMatch(MONEY);
+        // Newest first, by the periods themselves.
+        const starts = rows.map(([period]) => DateTime.fromFormat(period!, 'LLLL yyyy', { locale: 'en-US' }).toMillis());
+        expect([...starts].sort((a, b) => b - a)).toEqual(starts);
+        // No affiliate to choose: Globetrotter Travel is the only top-level affiliate with reports.
+        expect(await p.getByLabel('Affiliate', { exact: true }).count()).toBe(0);
+      },
+    );
     await checkScreen(p, 'reports');
 
     const buttons = reportsTable(p).getByRole('button', { name: 'Download Report' });
@@ -160,7 +179,9 @@ describe('the Reports screen', () => {
         },
         [expected[0]!.sales.toLocaleString('en-US'), expected.length] as const,
       );
-      expect((await tableRows(p)).map(([period, sales]) => [period, sales])).toEqual(expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]));
+      expect((await tableRows(p)).map(([period, sales]) => [period, sales])).toEqual(
+        expected.map((report) => [monthOf(report), report.sales.toLocaleString('en-US')]),
+      );
     });
   });
 
@@ -172,17 +193,22 @@ describe('the Reports screen', () => {
     const cards = p.getByRole('list', { name: 'Reports' }).getByRole('listitem');
     await expectVisible(p, where, cards.first(), 'the report cards', 15_000);
     const expected = expectedRows(reports, 'AFF-100');
-    await step(p, where, 'one card per period with Sales, Premium, Commission, Connection Fees; the table hidden; no sideways scrolling', async () => {
-      expect(await cards.count()).toBe(expected.length);
-      expect(await cards.first().getByRole('heading').textContent()).toBe(monthOf(expected[0]!));
-      const figures = await cards.first().locator('dt').allTextContents();
-      expect(figures).toEqual(['Sales', 'Premium', 'Commission', 'Connection Fees']);
-      const values = await cards.first().locator('dd').allTextContents();
-      expect(values[0]).toBe(expected[0]!.sales.toLocaleString('en-US'));
-      for (const value of values.slice(1)) expect(value).toMatch(MONEY);
-      expect(await p.locator('table').isVisible()).toBe(false);
-      expect(await p.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
-    });
+    await step(
+      p,
+      where,
+      'one card per period with Sales, Premium, Commission, Connection Fees; the table hidden; no sideways scrolling',
+      async () => {
+        expect(await cards.count()).toBe(expected.length);
+        expect(await cards.first().getByRole('heading').textContent()).toBe(monthOf(expected[0]!));
+        const figures = await cards.first().locator('dt').allTextContents();
+        expect(figures).toEqual(['Sales', 'Premium', 'Commission', 'Connection Fees']);
+        const values = await cards.first().locator('dd').allTextContents();
+        expect(values[0]).toBe(expected[0]!.sales.toLocaleString('en-US'));
+        for (const value of values.slice(1)) expect(value).toMatch(MONEY);
+        expect(await p.locator('table').isVisible()).toBe(false);
+        expect(await p.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+      },
+    );
     await downloadAndCheck(p, cards.first().getByRole('button', { name: 'Download Report' }), expected[0]!, where);
   });
 });

@@ -80,7 +80,10 @@ describe('the Content Security Policy watch', () => {
   it('reports what the policy blocks on a page of browser.newPage and of browser.newContext', async () => {
     const single = await browser.newPage(DESKTOP);
     page = await (await browser.newContext(DESKTOP)).newPage();
-    for (const [which, target] of [['newPage', single], ['newContext', page]] as const) {
+    for (const [which, target] of [
+      ['newPage', single],
+      ['newContext', page],
+    ] as const) {
       await target.goto(`${portal.url}/login`);
       await target.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
       expect(pendingCspViolations(), which).toEqual([]);

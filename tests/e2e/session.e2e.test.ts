@@ -169,7 +169,12 @@ describe('signing out', () => {
 
     await a.getByRole('button', { name: 'Logout' }).click();
     await expectVisible(a, 'login (first tab)', loginHeading(a), "the 'Affiliate Login' screen after Logout");
-    await expectVisible(b, 'Reports (second tab)', loginHeading(b), "the login screen in the other tab, without a reload (the storage event)");
+    await expectVisible(
+      b,
+      'Reports (second tab)',
+      loginHeading(b),
+      'the login screen in the other tab, without a reload (the storage event)',
+    );
     await step(b, 'login (second tab)', 'no Logout button and no Reports left in the other tab', async () => {
       expect(await b.getByRole('button', { name: 'Logout' }).count()).toBe(0);
       expect(await reportsHeading(b).count()).toBe(0);
@@ -201,7 +206,9 @@ describe('routes', () => {
     await expectVisible(p, 'Reports', reportsHeading(p), "'Reports' once the session is complete", 15_000);
     expect(new URL(p.url()).pathname).toBe('/reports');
     await step(p, 'Reports', 'the Reports tab marked as the current page', async () => {
-      expect(await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).getAttribute('aria-current')).toBe('page');
+      expect(
+        await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).getAttribute('aria-current'),
+      ).toBe('page');
     });
   });
 

@@ -45,7 +45,12 @@ export function expectVisible(page: Page, screen: string, locator: Locator, expe
 }
 
 /** Polls `probe` until it answers something other than undefined, or fails after `timeout` ms. */
-export async function poll<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeout = 10_000, interval = 100): Promise<T> {
+export async function poll<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeout = 10_000,
+  interval = 100,
+): Promise<T> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await probe();

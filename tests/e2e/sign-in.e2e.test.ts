@@ -59,7 +59,10 @@ describe('signing in', () => {
     expect(page.url()).toBe(`${portal.url}/`);
     const dataLayer = await page.evaluate(() => (window as unknown as { dataLayer: unknown[] }).dataLayer);
     expect(dataLayer).toEqual(
-      expect.arrayContaining([{ event: 'login_success', method: 'password' }, { event: 'login_2fa_success', method: 'totp' }]),
+      expect.arrayContaining([
+        { event: 'login_success', method: 'password' },
+        { event: 'login_2fa_success', method: 'totp' },
+      ]),
     );
 
     await page.getByRole('button', { name: 'Logout' }).click();

@@ -35,7 +35,8 @@ afterEach(async () => {
 const today = () => DateTime.now().setZone(ZONE).startOf('day');
 const headingDate = (day: DateTime) => day.setLocale('en-US').toFormat('LLL d, yyyy');
 const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
-const summaryShown = (p: Page) => expectVisible(p, SCREEN, p.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
+const summaryShown = (p: Page) =>
+  expectVisible(p, SCREEN, p.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
 /** The page's path and query. */
 const shownUrl = (p: Page) => {
   const url = new URL(p.url());
@@ -44,7 +45,9 @@ const shownUrl = (p: Page) => {
 const historyLength = (p: Page) => p.evaluate(() => history.length);
 
 async function urlIs(p: Page, expected: string, after: string): Promise<void> {
-  await step(p, SCREEN, `the URL ${expected} after ${after}`, () => poll(`the URL ${expected}`, () => (shownUrl(p) === expected ? true : undefined), 5_000));
+  await step(p, SCREEN, `the URL ${expected} after ${after}`, () =>
+    poll(`the URL ${expected}`, () => (shownUrl(p) === expected ? true : undefined), 5_000),
+  );
 }
 
 async function rangeIs(p: Page, mode: string, after: string): Promise<void> {
@@ -67,18 +70,31 @@ describe('the view is the URL', () => {
     // The gate shows the login form in place; the superuser signs in with an authenticator code.
     await signIn(p, portal, 'admin', { path: null });
 
-    await expectVisible(p, SCREEN, dashboardHeading(p, 'Globetrotter Travel Sales Dashboard'), "the heading 'Globetrotter Travel Sales Dashboard'", 15_000);
+    await expectVisible(
+      p,
+      SCREEN,
+      dashboardHeading(p, 'Globetrotter Travel Sales Dashboard'),
+      "the heading 'Globetrotter Travel Sales Dashboard'",
+      15_000,
+    );
     await summaryShown(p);
     expect(shownUrl(p)).toBe(link);
     expect(await p.getByLabel('Date range').inputValue()).toBe('previous');
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: `Sales Details for ${headingDate(day)}`, exact: true }), 'the selected day of the link');
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: `Sales Details for ${headingDate(day)}`, exact: true }),
+      'the selected day of the link',
+    );
     await step(p, SCREEN, "'Sales Chart' pressed", async () => {
       expect(await p.getByRole('button', { name: 'Sales Chart', exact: true }).getAttribute('aria-pressed')).toBe('true');
     });
     // The first payment_events/ call asked for Previous Month; the others only for its previous
     // period (as many days, ending where it starts), never for Last 30 days.
     await step(p, SCREEN, 'payment_events/ asked for Previous Month first, and for no other range but its previous period', () => {
-      const asked = requests.filter((request) => request.path === 'payment_events/').map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
+      const asked = requests
+        .filter((request) => request.path === 'payment_events/')
+        .map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
       expect(asked[0]).toBe(previousMonth.toMillis());
       const beforeIt = previousMonth.minus({ days: previousMonth.daysInMonth ?? 0 }).toMillis();
       for (const start of asked) expect([previousMonth.toMillis(), beforeIt]).toContain(start);
@@ -97,15 +113,25 @@ describe('the view is the URL', () => {
     expect(await p.getByLabel('Date range').inputValue()).toBe('previous');
     const previousMonth = today().startOf('month').minus({ months: 1 });
     const beforeIt = previousMonth.minus({ days: previousMonth.daysInMonth ?? 0 }).toMillis();
-    await step(p, SCREEN, 'payment_events/ and connection_fees/ asked once each for Previous Month, first, and otherwise only for its previous period', () => {
-      for (const path of ['payment_events/', 'connection_fees/']) {
-        const asked = requests.filter((request) => request.path === path).map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
-        expect(asked[0], path).toBe(previousMonth.toMillis());
-        expect(asked.filter((start) => start === previousMonth.toMillis()), path).toHaveLength(1);
-        for (const start of asked) expect([previousMonth.toMillis(), beforeIt], path).toContain(start);
-      }
-      return Promise.resolve();
-    });
+    await step(
+      p,
+      SCREEN,
+      'payment_events/ and connection_fees/ asked once each for Previous Month, first, and otherwise only for its previous period',
+      () => {
+        for (const path of ['payment_events/', 'connection_fees/']) {
+          const asked = requests
+            .filter((request) => request.path === path)
+            .map((request) => Date.parse(request.url.searchParams.get('start') ?? ''));
+          expect(asked[0], path).toBe(previousMonth.toMillis());
+          expect(
+            asked.filter((start) => start === previousMonth.toMillis()),
+            path,
+          ).toHaveLength(1);
+          for (const start of asked) expect([previousMonth.toMillis(), beforeIt], path).toContain(start);
+        }
+        return Promise.resolve();
+      },
+    );
   });
 
   it('steps through the changes with Back and Forward, one entry per change, and keeps the view on reload', async () => {
@@ -118,7 +144,9 @@ describe('the view is the URL', () => {
     // A day, then Current Month (the day goes), then another affiliate.
     const bar = p.getByRole('button', { name: / Referral Fees / }).last();
     await bar.click();
-    const selected = await step(p, SCREEN, 'the day in the URL', () => poll('day=', () => new URL(p.url()).searchParams.get('day') ?? undefined, 5_000));
+    const selected = await step(p, SCREEN, 'the day in the URL', () =>
+      poll('day=', () => new URL(p.url()).searchParams.get('day') ?? undefined, 5_000),
+    );
     const dayHeading = headingDate(DateTime.fromISO(selected));
     await p.getByLabel('Date range').selectOption({ label: 'Current Month' });
     await urlIs(p, '/?range=current', "choosing 'Current Month'");
@@ -149,11 +177,21 @@ describe('the view is the URL', () => {
     await p.goBack();
     await urlIs(p, `/?day=${selected}`, 'Back');
     await rangeIs(p, 'last30', 'Back');
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: `Sales Details for ${dayHeading}`, exact: true }), 'the selected day again');
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: `Sales Details for ${dayHeading}`, exact: true }),
+      'the selected day again',
+    );
 
     await p.reload();
     await summaryShown(p);
-    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: `Sales Details for ${dayHeading}`, exact: true }), 'the selected day after a reload');
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: `Sales Details for ${dayHeading}`, exact: true }),
+      'the selected day after a reload',
+    );
     expect(shownUrl(p)).toBe(`/?day=${selected}`);
 
     await p.goForward();

@@ -21,7 +21,7 @@ import type { AuthEvent, AuthSnapshot } from '../../machines/auth.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
-import type { Session } from '../../src/app/session.ts';
+import type { Session } from '../../src/session/session.ts';
 import { isExpired, readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
 import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';

@@ -22,14 +22,21 @@ import { generatePaths, noted, type MachineModel, type ModelPaths } from './path
 
 /** The events XState sends itself when a delay of the machine ends (the resend wait's seconds), read from the machine. */
 export const authDelayEvents: DelayEventType[] = [
-  ...new Set(stateNodesOf(authMachine).flatMap((node) => node.after.map((transition): DelayEventType => `xstate.after.${String(transition.delay)}.${node.id}`))),
+  ...new Set(
+    stateNodesOf(authMachine).flatMap((node) =>
+      node.after.map((transition): DelayEventType => `xstate.after.${String(transition.delay)}.${node.id}`),
+    ),
+  ),
 ];
 
 /** The seconds the model's throttled resend is told to wait (kept short: each is a step of a path). */
 export const THROTTLED_SECONDS = 3;
 
 /** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
-export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh' && invoke.src !== 'impersonation') as { id: string; src: AuthCallName }[];
+export const authCalls = invokesOf(authMachine).filter((invoke) => invoke.src !== 'tokenRefresh' && invoke.src !== 'impersonation') as {
+  id: string;
+  src: AuthCallName;
+}[];
 
 /** The actor an invoke id runs. */
 export function actorOf(invokeId: string): AuthCallName {

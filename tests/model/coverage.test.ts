@@ -76,7 +76,10 @@ describe.each([
   it.each(paths.map((path, index) => [pathId(model.id, index), path] as const))(
     '%s leads, replayed one event at a time, to the state it ends in',
     (_id, path) => {
-      const snapshot = replay(model, path.steps.slice(1).map((step) => step.event));
+      const snapshot = replay(
+        model,
+        path.steps.slice(1).map((step) => step.event),
+      );
       expect(snapshot.value).toEqual(path.state.value);
       expect(snapshot.context).toEqual(path.state.context);
     },

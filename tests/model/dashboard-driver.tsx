@@ -27,7 +27,15 @@ import { expect } from 'vitest';
 import { createActor, type EventObject } from 'xstate';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, selectView, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
+import {
+  dashboardMachine,
+  selectChartMode,
+  selectDateMode,
+  selectSelectedDay,
+  selectView,
+  type ChartMode,
+  type DashboardEvent,
+} from '../../machines/dashboard.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { DATE_MODE_LABELS, dateRange, previousPeriod, toQuery } from '../../src/domain/dates.ts';
 import { viewHref } from '../../src/domain/view-query.ts';
@@ -63,7 +71,15 @@ const scopes = {
  */
 function addRows(server: TestServer) {
   addRecentRows(server.db);
-  insertSale(server.db, { id: 1007, created: daysAgo(0, 0), amount: '64.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1007', traveler: ['Fay', 'Ho'] });
+  insertSale(server.db, {
+    id: 1007,
+    created: daysAgo(0, 0),
+    amount: '64.00',
+    affiliateId: 'P1',
+    commissionPc: '10',
+    policyNumber: 'POL-1007',
+    traveler: ['Fay', 'Ho'],
+  });
 }
 
 // --- What the user sees -----------------------------------------------------------------------
@@ -199,13 +215,23 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
         expect(selector, 'no Fees Chart / Sales Chart buttons without platform sales').toBeNull();
       }
       const legend = screen.getByRole('list', { name: `${name} series` });
-      expect(within(legend).getAllByRole('listitem').map((item) => item.textContent)).toEqual(chartSeries[view.shown]);
+      expect(
+        within(legend)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(chartSeries[view.shown]);
       expect(screen.getByRole('group', { name: `${name}, ${view.chartTitle}` })).toBeInTheDocument();
       const labels = bars().map(barLabel);
       const other = view.shown === 'fees' ? chartSeries.sales : chartSeries.fees;
       for (const label of labels) {
-        expect(chartSeries[view.shown].some((series) => label.includes(` ${series} `)), label).toBe(true);
-        expect(other.some((series) => label.includes(` ${series} `)), label).toBe(false);
+        expect(
+          chartSeries[view.shown].some((series) => label.includes(` ${series} `)),
+          label,
+        ).toBe(true);
+        expect(
+          other.some((series) => label.includes(` ${series} `)),
+          label,
+        ).toBe(false);
       }
       const pressed = bars().filter((bar) => bar.getAttribute('aria-pressed') === 'true');
       if (view.day === null) {

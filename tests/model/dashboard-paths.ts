@@ -66,7 +66,10 @@ export function dashboardEvents(now: number = Date.now()): DashboardEvent[] {
       { type: 'VIEW.SHOW', view: { mode: 'current', start: '', end: '', day: days.firstDay, chart: 'sales' } },
       `URL: Current Month, day "${days.firstDay}" (today), Sales Chart`,
     ),
-    noted({ type: 'VIEW.SHOW', view: { mode: 'last30', start: '', end: '', day: days.secondDay, chart: 'fees' } }, `URL: Last 30 days, day "${days.secondDay}" (2 days ago)`),
+    noted(
+      { type: 'VIEW.SHOW', view: { mode: 'last30', start: '', end: '', day: days.secondDay, chart: 'fees' } },
+      `URL: Last 30 days, day "${days.secondDay}" (2 days ago)`,
+    ),
   ];
 }
 
@@ -108,7 +111,9 @@ export function dashboardPathsWithDay(now: number = Date.now()): MachinePath[] {
       case 'RANGE.CUSTOM_END': {
         if (event.day === '') return null;
         const other: DashboardEvent =
-          event.type === 'RANGE.CUSTOM_START' ? { type: 'RANGE.CUSTOM_END', day: days.customEnd } : { type: 'RANGE.CUSTOM_START', day: days.customStart };
+          event.type === 'RANGE.CUSTOM_START'
+            ? { type: 'RANGE.CUSTOM_END', day: days.customEnd }
+            : { type: 'RANGE.CUSTOM_START', day: days.customStart };
         return [{ type: 'RANGE.SELECT', mode: 'custom' }, other, toggle, event];
       }
       default:

@@ -26,7 +26,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import type { ImpersonationEvent } from '../../machines/impersonation.ts';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
-import type { Session } from '../../src/app/session.ts';
+import type { Session } from '../../src/session/session.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { renderWithSession } from '../utils/render-session.tsx';
@@ -70,7 +70,10 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
   const pair = await signIn(server, admin.username, admin.password);
   window.localStorage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: admin.username, ...pair }));
   const names = Object.fromEntries(
-    (server.db.prepare('SELECT affiliate_id AS id, name FROM affiliates').all() as { id: string; name: string }[]).map(({ id, name }) => [id, name]),
+    (server.db.prepare('SELECT affiliate_id AS id, name FROM affiliates').all() as { id: string; name: string }[]).map(({ id, name }) => [
+      id,
+      name,
+    ]),
   );
   const nameOf = (id: string) => names[id] ?? id;
 
@@ -88,7 +91,8 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
   /** The views (an affiliate viewed as, or null: the own view) whose dashboard the page showed. */
   const seenViews = new Set<string | null>();
 
-  const dashboardCallsSince = (from: number) => calls.slice(from).filter((call) => DASHBOARD_CALLS.some((path) => call.path === `${path}/`));
+  const dashboardCallsSince = (from: number) =>
+    calls.slice(from).filter((call) => DASHBOARD_CALLS.some((path) => call.path === `${path}/`));
 
   /** Waits until the page shows `state`, reached by `event`; `from` is where the step's calls start. */
   async function expectPage(state: MachinePath['state'], from: number, when: string) {
@@ -117,7 +121,9 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       );
       const view = viewOf[affiliateId ?? 'own'] ?? [];
       if (view.length > 1) {
-        const options = within(screen.getByLabelText('Affiliate')).getAllByRole('option').map((option) => option.textContent);
+        const options = within(screen.getByLabelText('Affiliate'))
+          .getAllByRole('option')
+          .map((option) => option.textContent);
         expect(options, "the dashboard's affiliates").toEqual(['All affiliates', ...view.map(nameOf).sort((a, b) => a.localeCompare(b))]);
       } else {
         expect(screen.queryByLabelText('Affiliate'), "no 'Affiliate' selector with one affiliate").not.toBeInTheDocument();
@@ -125,8 +131,13 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       expect(screen.getByRole('region', { name: 'Summary' }).closest('.dashboard__content')).toHaveAttribute('aria-busy', 'false');
       // A view seen before in the path is cached (server data stays fresh for 5 minutes).
       const made = dashboardCallsSince(from);
-      if (!seenViews.has(affiliateId)) expect(made.map((call) => call.path), "the dashboard's calls of a new view").toContain('payment_events/');
-      for (const call of made) expect(call, 'impersonate_affiliate on each dashboard call').toEqual({ path: call.path, impersonate: affiliateId });
+      if (!seenViews.has(affiliateId))
+        expect(
+          made.map((call) => call.path),
+          "the dashboard's calls of a new view",
+        ).toContain('payment_events/');
+      for (const call of made)
+        expect(call, 'impersonate_affiliate on each dashboard call').toEqual({ path: call.path, impersonate: affiliateId });
     };
     try {
       await waitFor(check, { timeout: when === 'At first' ? FIRST_SCREEN_TIMEOUT_MS : SCREEN_TIMEOUT_MS });

@@ -17,7 +17,13 @@ export function impersonationEvents(): ImpersonationEvent[] {
 
 export function impersonationModel(): MachineModel {
   // Every simple path too: they go from one affiliate straight to the other.
-  return { id: impersonationMachine.id, machine: impersonationMachine, input: undefined, events: impersonationEvents(), simplePathLimit: 10 };
+  return {
+    id: impersonationMachine.id,
+    machine: impersonationMachine,
+    input: undefined,
+    events: impersonationEvents(),
+    simplePathLimit: 10,
+  };
 }
 
 export const impersonationPaths = (): ModelPaths => generatePaths(impersonationModel());

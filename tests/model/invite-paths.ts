@@ -68,7 +68,10 @@ export function inviteEvents(now: number = Date.now()): InviteModelEvent[] {
   const invite: Invite = { affiliate: { name: VALID_INVITE_AFFILIATE } };
   const registered: RegistrationResponse = {
     user: { username: completeForm.email },
-    tokens: makeTokenPair({ user_id: 6, username: completeForm.email, ...partialClaims(null), exp: expiresIn(600, now) }, 'refresh-registered'),
+    tokens: makeTokenPair(
+      { user_id: 6, username: completeForm.email, ...partialClaims(null), exp: expiresIn(600, now) },
+      'refresh-registered',
+    ),
   };
   return [
     // The 'Join' form.

@@ -45,7 +45,10 @@ export function tokenRefreshEvents(now: number = Date.now()): TokenRefreshModelE
     // What src/api/auth.ts refresh() throws: a 401 keeps the generic text, other statuses say so.
     refreshError(401, httpErrorText(401, 'Unauthorized')),
     refreshError(500, messages.refresh(500)),
-    noted({ type: 'xstate.error.actor.refresh', error: new ApiError(messages.network, 'network') }, 'error: the server could not be reached'),
+    noted(
+      { type: 'xstate.error.actor.refresh', error: new ApiError(messages.network, 'network') },
+      'error: the server could not be reached',
+    ),
     noted({ type: RETRY_DELAY_EVENT }, 'the retry wait is over'),
   ];
 }

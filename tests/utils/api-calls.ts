@@ -21,7 +21,13 @@ export function socketFrom(address: string | undefined): { incoming: { socket: {
   return { incoming: { socket: { remoteAddress: address } } };
 }
 
-export async function callApi(server: TestServer, method: 'GET' | 'POST', path: string, body?: unknown, options: CallOptions = {}): Promise<Answer> {
+export async function callApi(
+  server: TestServer,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.access) headers.Authorization = `Bearer ${options.access}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -35,7 +41,8 @@ export async function callApi(server: TestServer, method: 'GET' | 'POST', path: 
   return { status: response.status, headers: response.headers, body: text === '' ? null : (JSON.parse(text) as unknown) };
 }
 
-export const postApi = (server: TestServer, path: string, body?: unknown, options?: CallOptions) => callApi(server, 'POST', path, body, options);
+export const postApi = (server: TestServer, path: string, body?: unknown, options?: CallOptions) =>
+  callApi(server, 'POST', path, body, options);
 export const getApi = (server: TestServer, path: string, options?: CallOptions) => callApi(server, 'GET', path, undefined, options);
 
 /** The `detail` text of an error answer. */

@@ -173,7 +173,15 @@ export function addFixtures(db: Db, options: { now?: number } = {}): Fixtures {
   ): FixtureUser => {
     const email = `${username}@fixtures.example`;
     const password = fixturePassword(username);
-    const { lastInsertRowid } = insertUser.run(username, email, fixturePasswordHash(password), affiliateId, isSuperuser ? 1 : 0, method, totpSecret);
+    const { lastInsertRowid } = insertUser.run(
+      username,
+      email,
+      fixturePasswordHash(password),
+      affiliateId,
+      isSuperuser ? 1 : 0,
+      method,
+      totpSecret,
+    );
     return { id: Number(lastInsertRowid), username, email, password, affiliateId, isSuperuser, method, totpSecret };
   };
   const users: Record<FixtureUserName, FixtureUser> = {
@@ -189,13 +197,37 @@ export function addFixtures(db: Db, options: { now?: number } = {}): Fixtures {
     'INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const eventRows: [number, string, string | null, string, string | null, string, unknown[]][] = [
-    [101, '2026-11-04T10:00:00.000Z', '100.00', affiliates.P1, '10', 'Single Trip', [{ policy_number: 'POL-101', travelers: travelers('Ann', 'Lee') }]],
+    [
+      101,
+      '2026-11-04T10:00:00.000Z',
+      '100.00',
+      affiliates.P1,
+      '10',
+      'Single Trip',
+      [{ policy_number: 'POL-101', travelers: travelers('Ann', 'Lee') }],
+    ],
     // 2026-11-05T00:00:00.000+01:00 exactly: inside a range starting then.
-    [102, '2026-11-04T23:00:00.000Z', '50.00', affiliates.C1, '5', 'Annual Multi-Trip', [{ policy_number: 'POL-102', travelers: travelers('Bo', 'Kim') }]],
+    [
+      102,
+      '2026-11-04T23:00:00.000Z',
+      '50.00',
+      affiliates.C1,
+      '5',
+      'Annual Multi-Trip',
+      [{ policy_number: 'POL-102', travelers: travelers('Bo', 'Kim') }],
+    ],
     [103, '2026-11-05T08:15:00.000Z', '80.00', affiliates.C2, '7.5', 'Single Trip', [{ policy_number: 'POL-103', travelers: [] }]],
     [104, '2026-11-05T12:00:00.000Z', '200.00', affiliates.T2, '0', 'Cruise', []],
     // 2026-11-06T00:00:00.000+01:00 exactly: outside a range ending then.
-    [105, '2026-11-05T23:00:00.000Z', null, affiliates.P1, null, 'Single Trip', [{ policy_number: 'POL-105', travelers: travelers('Cy', 'Ng') }]],
+    [
+      105,
+      '2026-11-05T23:00:00.000Z',
+      null,
+      affiliates.P1,
+      null,
+      'Single Trip',
+      [{ policy_number: 'POL-105', travelers: travelers('Cy', 'Ng') }],
+    ],
   ];
   for (const [id, created, amount, affiliateId, pc, product, policies] of eventRows) {
     insertEvent.run(id, created, amount, affiliateId, pc, product, JSON.stringify(policies));
@@ -212,7 +244,17 @@ export function addFixtures(db: Db, options: { now?: number } = {}): Fixtures {
     `INSERT INTO reports (id, report_date, start_date, end_date, affiliate_id, sales, premium_collected, commission, connection_fees)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const report = (id: number, affiliateId: string, reportDate: string, startDate: string, endDate: string, sales: number, premium: string, commission: string, fees: string): FixtureReport => {
+  const report = (
+    id: number,
+    affiliateId: string,
+    reportDate: string,
+    startDate: string,
+    endDate: string,
+    sales: number,
+    premium: string,
+    commission: string,
+    fees: string,
+  ): FixtureReport => {
     insertReport.run(id, reportDate, startDate, endDate, affiliateId, sales, premium, commission, fees);
     return { id, affiliateId, reportDate, startDate };
   };
@@ -297,12 +339,7 @@ export function newestCode(server: TestServer, email: string): string {
  * token/send-email/ and the code from the outbox. A user without two-factor authentication is
  * set up with `method` instead (2fa/totp/setup/ + confirm/, or 2fa/email/setup/ + confirm_setup/).
  */
-export async function signIn(
-  server: TestServer,
-  username: string,
-  password: string,
-  method?: 'totp' | 'email',
-): Promise<TokenPair> {
+export async function signIn(server: TestServer, username: string, password: string, method?: 'totp' | 'email'): Promise<TokenPair> {
   const partial = await postForPair(server, 'token/', { username, password });
   const claims = decodeJwt(partial.access);
   const configured = claims['2fa_method'];

@@ -30,15 +30,9 @@ export function insertSale(db: Db, row: SaleRow): void {
   const policies = row.policyNumber
     ? [{ policy_number: row.policyNumber, travelers: row.traveler ? [{ first_name: row.traveler[0], last_name: row.traveler[1] }] : [] }]
     : [];
-  db.prepare('INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    row.id,
-    stored(row.created),
-    row.amount,
-    row.affiliateId,
-    row.commissionPc,
-    'Single Trip',
-    JSON.stringify(policies),
-  );
+  db.prepare(
+    'INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(row.id, stored(row.created), row.amount, row.affiliateId, row.commissionPc, 'Single Trip', JSON.stringify(policies));
 }
 
 export interface FeeRow {
@@ -51,14 +45,9 @@ export interface FeeRow {
 }
 
 export function insertConnectionFee(db: Db, row: FeeRow): void {
-  db.prepare('INSERT INTO connection_fees (id, created, amount, affiliate_id, connection_fee_pc, connection_fee_amount) VALUES (?, ?, ?, ?, ?, ?)').run(
-    row.id,
-    stored(row.created),
-    row.amount,
-    row.affiliateId,
-    row.feePc,
-    row.feeAmount,
-  );
+  db.prepare(
+    'INSERT INTO connection_fees (id, created, amount, affiliate_id, connection_fee_pc, connection_fee_amount) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(row.id, stored(row.created), row.amount, row.affiliateId, row.feePc, row.feeAmount);
 }
 
 export interface ExpectedFigures {
@@ -92,7 +81,10 @@ const decimal = (text: string | null) => new BigNumber(text ?? 0);
  * The figures of [start, end) for payment events of `affiliates` and connection fees of
  * `connected` affiliates (whose parent the viewer is), rounded to 2 decimals half to even.
  */
-export function expectedFigures(db: Db, scope: { affiliates: string[]; connected: string[]; start: DateTime; end: DateTime }): ExpectedFigures {
+export function expectedFigures(
+  db: Db,
+  scope: { affiliates: string[]; connected: string[]; start: DateTime; end: DateTime },
+): ExpectedFigures {
   const within = (table: string, ids: string[]) =>
     ids.length === 0
       ? []
@@ -138,11 +130,51 @@ export function expectedFigures(db: Db, scope: { affiliates: string[]; connected
  * sales as 1002 and 1003 plus one sale only known by its fee.
  */
 export function addRecentRows(db: Db): void {
-  insertSale(db, { id: 1001, created: daysAgo(2, 9), amount: '120.00', affiliateId: 'P1', commissionPc: '12.5', policyNumber: 'POL-1001', traveler: ['Ann', 'Lee'] });
-  insertSale(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', commissionPc: '7.5', policyNumber: 'POL-1002', traveler: ['Bo', 'Kim'] });
-  insertSale(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', commissionPc: '10', policyNumber: 'POL-1003', traveler: ['Cy', 'Ng'] });
-  insertSale(db, { id: 1004, created: daysAgo(1, 10), amount: '300.00', affiliateId: 'P1', commissionPc: '0', policyNumber: 'POL-1004', traveler: ['Di', 'Fox'] });
-  insertSale(db, { id: 1005, created: daysAgo(40, 12), amount: '999.99', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-1005', traveler: ['Ed', 'Ito'] });
+  insertSale(db, {
+    id: 1001,
+    created: daysAgo(2, 9),
+    amount: '120.00',
+    affiliateId: 'P1',
+    commissionPc: '12.5',
+    policyNumber: 'POL-1001',
+    traveler: ['Ann', 'Lee'],
+  });
+  insertSale(db, {
+    id: 1002,
+    created: daysAgo(2, 15),
+    amount: '80.55',
+    affiliateId: 'C1',
+    commissionPc: '7.5',
+    policyNumber: 'POL-1002',
+    traveler: ['Bo', 'Kim'],
+  });
+  insertSale(db, {
+    id: 1003,
+    created: daysAgo(5, 11),
+    amount: '45.10',
+    affiliateId: 'C2',
+    commissionPc: '10',
+    policyNumber: 'POL-1003',
+    traveler: ['Cy', 'Ng'],
+  });
+  insertSale(db, {
+    id: 1004,
+    created: daysAgo(1, 10),
+    amount: '300.00',
+    affiliateId: 'P1',
+    commissionPc: '0',
+    policyNumber: 'POL-1004',
+    traveler: ['Di', 'Fox'],
+  });
+  insertSale(db, {
+    id: 1005,
+    created: daysAgo(40, 12),
+    amount: '999.99',
+    affiliateId: 'P1',
+    commissionPc: '10',
+    policyNumber: 'POL-1005',
+    traveler: ['Ed', 'Ito'],
+  });
   insertConnectionFee(db, { id: 1002, created: daysAgo(2, 15), amount: '80.55', affiliateId: 'C1', feePc: '10', feeAmount: null });
   insertConnectionFee(db, { id: 1003, created: daysAgo(5, 11), amount: '45.10', affiliateId: 'C2', feePc: null, feeAmount: '2.25' });
   insertConnectionFee(db, { id: 1006, created: daysAgo(3, 14), amount: '60.00', affiliateId: 'C1', feePc: null, feeAmount: '3.00' });
@@ -160,7 +192,9 @@ export function statBoxes(figures: ExpectedFigures): Record<string, string> {
     [platform ? 'Total Direct Sales' : 'Total Sales']: money(figures.totalSales),
     'Referral Fees': money(figures.referralFees),
     'Connection Fees': money(figures.connectionFees),
-    ...(platform ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) } : {}),
+    ...(platform
+      ? { 'Number of Platform Sales': String(figures.numberOfPlatformSales), 'Platform Sales': money(figures.platformSales) }
+      : {}),
   };
 }
 

@@ -2,7 +2,15 @@
 // and the user's verified token pair stored in the test window's localStorage the way the portal
 // stores it, so that a session rendered next (renderWithSession) starts in the app.
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
-import { addFixtures, createTestServer, signIn, type FixtureUser, type FixtureUserName, type Fixtures, type TestServer } from './api-server.ts';
+import {
+  addFixtures,
+  createTestServer,
+  signIn,
+  type FixtureUser,
+  type FixtureUserName,
+  type Fixtures,
+  type TestServer,
+} from './api-server.ts';
 
 export interface SignedInFixture {
   server: TestServer;

@@ -7,9 +7,9 @@ import { userEvent, type UserEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { onTestFinished } from 'vitest';
 import type { SimulatedClock } from 'xstate';
-import { SessionProvider } from '../../src/app/session-context.tsx';
-import { createSession, type Session } from '../../src/app/session.ts';
-import { createTokenStorage } from '../../src/app/token-storage.ts';
+import { SessionProvider } from '../../src/session/session-context.tsx';
+import { createSession, type Session } from '../../src/session/session.ts';
+import { createTokenStorage } from '../../src/session/token-storage.ts';
 import { loadQrCode as loadRealQrCode } from '../../src/features/auth/qr-code.tsx';
 import { API, createTestServer, TEST_ORIGIN, type TestServer } from './api-server.ts';
 
@@ -81,7 +81,10 @@ export function steerableServer(server: TestServer) {
     /** The next `times` calls of `path` fail: as a network fault, or answered with `status`. */
     failNext(path: string, fault: number | { status?: number; times?: number } = 1) {
       const { status = null, times = 1 } = typeof fault === 'number' ? { times: fault } : fault;
-      failures.set(`${API}/${path}`, Array.from({ length: times }, () => status));
+      failures.set(
+        `${API}/${path}`,
+        Array.from({ length: times }, () => status),
+      );
     },
     hold(path: string): () => void {
       let release = () => {};
@@ -99,7 +102,12 @@ export function steerableServer(server: TestServer) {
   };
 }
 
-const statusTexts: Record<number, string> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const statusTexts: Record<number, string> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** What a reverse proxy answers when the upstream fails: the status and an HTML page, not JSON. */
 function proxyErrorPage(status: number): Response {

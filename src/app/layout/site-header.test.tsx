@@ -12,7 +12,10 @@ async function signedInAs(name: 'admin' | 'parent') {
   const server = createTestServer({ now: Date.now() });
   const { users } = addFixtures(server.db, { now: server.clock.now() });
   const user = users[name];
-  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...(await signIn(server, user.username, user.password)) }));
+  window.localStorage.setItem(
+    'auth_token',
+    JSON.stringify({ username: user.username, ...(await signIn(server, user.username, user.password)) }),
+  );
   return server;
 }
 

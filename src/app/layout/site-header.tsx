@@ -4,7 +4,7 @@ import { lazy, Suspense } from 'react';
 import { useRoute } from 'wouter';
 import { selectIsSignedIn, selectIsSuperuser } from '../../../machines/auth.ts';
 import { env } from '../../config/env.ts';
-import { useAuthSelector, useSession } from '../session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 
 const ViewAsAffiliate = lazy(() => import('./view-as-affiliate.tsx'));
 

@@ -15,7 +15,11 @@ export function TabBar() {
           const active = tab.isActive(path);
           return (
             <li key={tab.href}>
-              <Link href={tab.href} className={active ? 'tab-bar__tab tab-bar__tab--active' : 'tab-bar__tab'} aria-current={active ? 'page' : undefined}>
+              <Link
+                href={tab.href}
+                className={active ? 'tab-bar__tab tab-bar__tab--active' : 'tab-bar__tab'}
+                aria-current={active ? 'page' : undefined}
+              >
                 {tab.label}
               </Link>
             </li>

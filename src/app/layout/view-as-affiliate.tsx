@@ -5,8 +5,8 @@ import { useId } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useOwnAffiliates } from '../../api/affiliates.ts';
 import { messages } from '../../api/client.ts';
-import { ServerDataProvider, useImpersonatedAffiliate } from '../server-data.tsx';
-import { useSession } from '../session-context.tsx';
+import { ServerDataProvider, useImpersonatedAffiliate } from '../../session/server-data.tsx';
+import { useSession } from '../../session/session-context.tsx';
 
 function ViewAsSelector() {
   const session = useSession();

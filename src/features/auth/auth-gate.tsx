@@ -3,10 +3,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector } from '../../app/session-context.tsx';
-import type { AuthActor } from '../../app/session.ts';
+import { useAuthSelector } from '../../session/session-context.tsx';
+import type { AuthActor } from '../../session/session.ts';
 import { AuthCard } from './auth-card.tsx';
-import { useLazyModule } from '../../app/lazy-module.ts';
+import { useLazyModule } from '../../components/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import { codeScreens } from './code-screens.ts';
 import { LoginScreen } from './login-screen.tsx';

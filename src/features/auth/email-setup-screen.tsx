@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { selectResendWait } from '../../../machines/auth.selectors.ts';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResendWaitNote, ResentNote } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
@@ -69,7 +69,13 @@ function EmailSetupForm() {
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
+          <button
+            type="button"
+            disabled={!canResend}
+            aria-busy={resending}
+            aria-describedby={resendWait > 0 ? waitId : undefined}
+            onClick={resend}
+          >
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>

@@ -7,7 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { selectResendWait } from '../../../machines/auth.selectors.ts';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResendWaitNote, ResentNote } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
@@ -61,7 +61,13 @@ function EmailCodeForm() {
           <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Back to Login
           </button>
-          <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={resendWait > 0 ? waitId : undefined} onClick={resend}>
+          <button
+            type="button"
+            disabled={!canResend}
+            aria-busy={resending}
+            aria-describedby={resendWait > 0 ? waitId : undefined}
+            onClick={resend}
+          >
             Resend Email
           </button>
           <button type="submit" className="button-primary" disabled={!canVerify}>

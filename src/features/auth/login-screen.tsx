@@ -8,7 +8,7 @@ import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 import { codeScreens } from './code-screens.ts';

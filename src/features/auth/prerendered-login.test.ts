@@ -4,7 +4,8 @@ import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInReque
 const html = document.documentElement;
 const ENTRY = '/assets/index-test.js';
 const DASHBOARD = '/assets/dashboard-worker-test.js';
-const moduleScripts = (src: string) => [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
+const moduleScripts = (src: string) =>
+  [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
 const entryScripts = () => moduleScripts(ENTRY);
 const listeners: EventListener[] = [];
 
@@ -12,7 +13,10 @@ const listeners: EventListener[] = [];
 function boot(path: string, options: { run?: () => void } = {}) {
   window.history.replaceState(null, '', path);
   const add = vi.spyOn(document, 'addEventListener');
-  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY, dashboard: DASHBOARD })))();
+  (
+    options.run ??
+    (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY, dashboard: DASHBOARD }))
+  )();
   for (const call of add.mock.calls) listeners.push(call[1] as EventListener);
   add.mockRestore();
 }

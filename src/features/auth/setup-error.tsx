@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { selectSetupPhase } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 
 export interface RetryErrorProps {

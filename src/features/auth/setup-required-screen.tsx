@@ -1,7 +1,7 @@
 // 2FA setup required: the account has no two-factor method yet; the user picks e-mailed codes or an
 // authenticator app, or goes back to the login screen.
 import { Alert } from '../../components/alert.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 
 export function SetupRequiredScreen() {

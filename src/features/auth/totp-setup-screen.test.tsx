@@ -25,7 +25,11 @@ function pendingSecret(server: TestServer, userId: number): string {
   return row?.secret ?? '';
 }
 
-async function chooseAuthenticatorApp(server: TestServer, fresh: { username: string; password: string }, options: RenderWithSessionOptions = {}) {
+async function chooseAuthenticatorApp(
+  server: TestServer,
+  fresh: { username: string; password: string },
+  options: RenderWithSessionOptions = {},
+) {
   const rendered = renderWithSession(gate, { server, ...options });
   await submitLogin(rendered.user, fresh);
   await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });

@@ -6,7 +6,7 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
@@ -44,8 +44,8 @@ function TotpSetupForm() {
   return (
     <AuthCard title="Set Up Authenticator App">
       <p>
-        Scan the QR code with your authenticator app, or enter the key below by hand. Then type the 6-digit code the app shows to
-        finish setting up two-factor authentication.
+        Scan the QR code with your authenticator app, or enter the key below by hand. Then type the 6-digit code the app shows to finish
+        setting up two-factor authentication.
       </p>
       <TotpQrCode url={qrUrl ?? ''} />
       <ManualKey secret={qrUrl ? secretFromQrUrl(qrUrl) : null} />

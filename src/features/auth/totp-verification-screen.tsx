@@ -5,7 +5,7 @@ import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 
 export function TotpVerificationScreen() {

@@ -7,7 +7,7 @@
 // loading line holds its place (no Suspense fallback, whose reveal React throttles).
 import { useId, useMemo } from 'react';
 import type { ChartMode } from '../../../machines/dashboard.ts';
-import { useLazyModule } from '../../app/lazy-module.ts';
+import { useLazyModule } from '../../components/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { chartModule } from './chart-module.ts';

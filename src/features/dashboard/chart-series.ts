@@ -44,7 +44,12 @@ export const salesSeries: ChartSeries[] = [
 export function feesChartModel(slots: readonly FeesDaySlot[]): ChartModel {
   return {
     series: feesSeries,
-    days: slots.map(({ day, label, date, referralFees, connectionFees }) => ({ day, label, date, amounts: [referralFees, connectionFees] })),
+    days: slots.map(({ day, label, date, referralFees, connectionFees }) => ({
+      day,
+      label,
+      date,
+      amounts: [referralFees, connectionFees],
+    })),
   };
 }
 

@@ -18,7 +18,11 @@ describe("the chart's table for screen readers", () => {
   it('has a row per day, a column per series and the amounts formatted, under its caption', () => {
     render(<ChartTable model={model} currency="USD" caption="Sales Chart, November 2026: amounts per day" />);
     const table = screen.getByRole('table', { name: 'Sales Chart, November 2026: amounts per day' });
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Day', 'Direct Sales', 'Platform Sales']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Day', 'Direct Sales', 'Platform Sales']);
     const rows = within(table)
       .getAllByRole('row')
       .slice(1)

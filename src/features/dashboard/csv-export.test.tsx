@@ -76,7 +76,11 @@ const tableCells = (name: string) =>
   within(screen.getByRole('table', { name }))
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
 /** A grouped table's record as the table shows it: name, count, amount in the currency. */
 const asShown = ([name, count, amount]: string[]) => [name, count, money(amount!)];
 
@@ -99,11 +103,12 @@ describe("the detail tables' Download CSV", () => {
   it('has a button under each heading, described by its table', async () => {
     await renderSignedIn();
     const buttons = screen.getAllByRole('button', { name: 'Download CSV' });
-    expect(buttons.map((button) => button.getAttribute('aria-describedby') && document.getElementById(button.getAttribute('aria-describedby')!)?.textContent)).toEqual([
-      'Sales Details',
-      'Platform Sales',
-      'Connection Fee Details',
-    ]);
+    expect(
+      buttons.map(
+        (button) =>
+          button.getAttribute('aria-describedby') && document.getElementById(button.getAttribute('aria-describedby')!)?.textContent,
+      ),
+    ).toEqual(['Sales Details', 'Platform Sales', 'Connection Fee Details']);
     for (const button of buttons) expect(button).toBeEnabled();
   });
 
@@ -121,14 +126,20 @@ describe("the detail tables' Download CSV", () => {
     expect(salesRecords).toContainEqual([iso(daysAgo(2)), 'POL-1001', 'Ann Lee', '120.00', '15.00']);
     expect(salesRecords).toContainEqual([iso(daysAgo(5)), 'POL-1003', 'Cy Ng', '45.10', '4.51']);
     // The rows of the table on screen, in its order.
-    const shown = within(screen.getByRole('table', { name: 'Sales Details' })).getAllByRole('row').slice(1);
+    const shown = within(screen.getByRole('table', { name: 'Sales Details' }))
+      .getAllByRole('row')
+      .slice(1);
     expect(salesRecords.slice(1).map((record) => record[1])).toEqual(shown.map((row) => within(row).getAllByRole('cell')[1]!.textContent));
 
     await user.click(platform!);
     await waitFor(() => expect(files.has(`platform-sales-${range}.csv`)).toBe(true));
     const platformRecords = await records(files.get(`platform-sales-${range}.csv`));
     expect(platformRecords[0]).toEqual(['Affiliate', 'Sales', 'Total Premium']);
-    expect(platformRecords).toContainEqual(['Parent Travel', expect.stringMatching(/^\d+$/) as string, expect.stringMatching(/^\d+\.\d{2}$/) as string]);
+    expect(platformRecords).toContainEqual([
+      'Parent Travel',
+      expect.stringMatching(/^\d+$/) as string,
+      expect.stringMatching(/^\d+\.\d{2}$/) as string,
+    ]);
     expect(platformRecords.slice(1).map(asShown)).toEqual(tableCells('Platform Sales'));
 
     await user.click(fees!);

@@ -25,7 +25,16 @@ function bar(name: string) {
 
 describe('the daily chart', () => {
   it("stacks a day's series, in order, up from zero, and draws a negative amount down from it", () => {
-    render(<DailyChart model={model} selectedDay={null} currency="USD" label="Fees Chart, November 2026" onToggleDay={() => {}} onClearDay={() => {}} />);
+    render(
+      <DailyChart
+        model={model}
+        selectedDay={null}
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={() => {}}
+        onClearDay={() => {}}
+      />,
+    );
     const referral = bar('11/1 Referral Fees $300.00');
     const connection = bar('11/1 Connection Fees $100.00');
     // One column: the connection fees sit on top of the referral fees, a third of their height.
@@ -112,7 +121,9 @@ describe('the daily chart from the keyboard', () => {
     await user.tab();
     await user.tab({ shift: true });
     expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
-    const tabStops = screen.getAllByRole('button').filter((button) => button.getAttribute('tabindex') === '0' && button.matches('.chart-bar'));
+    const tabStops = screen
+      .getAllByRole('button')
+      .filter((button) => button.getAttribute('tabindex') === '0' && button.matches('.chart-bar'));
     expect(tabStops).toHaveLength(1);
   });
 
@@ -139,7 +150,16 @@ describe('the daily chart from the keyboard', () => {
 
   it("makes a selected day's bar the tab stop", async () => {
     const user = userEvent.setup();
-    render(<DailyChart model={model} selectedDay="2026-11-02" currency="USD" label="Fees Chart, November 2026" onToggleDay={() => {}} onClearDay={() => {}} />);
+    render(
+      <DailyChart
+        model={model}
+        selectedDay="2026-11-02"
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={() => {}}
+        onClearDay={() => {}}
+      />,
+    );
     await user.tab();
     expect(screen.getByRole('button', { name: '11/2 Referral Fees -$50.00' })).toHaveFocus();
   });

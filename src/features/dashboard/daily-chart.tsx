@@ -196,10 +196,13 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const colors = useMemo(() => new Map(series.map((serie) => [serie.name, serie.color])), [series]);
   const drawn = useMemo(() => days.map((day) => day.amounts.map((amount) => amount.micro !== 0)), [days]);
   const tabStop = useMemo(() => {
-    const at = (day: string, name: string | undefined) => segments.find((segment) => segment.day === day && (name === undefined || segment.series === name));
+    const at = (day: string, name: string | undefined) =>
+      segments.find((segment) => segment.day === day && (name === undefined || segment.series === name));
     // The bar last focused; else the selected day's first bar; else the first bar.
     const cell =
-      (focus && at(focus.day, focus.series)?.cell) ?? (selectedDay !== null ? at(selectedDay, undefined)?.cell : undefined) ?? firstBar(drawn);
+      (focus && at(focus.day, focus.series)?.cell) ??
+      (selectedDay !== null ? at(selectedDay, undefined)?.cell : undefined) ??
+      firstBar(drawn);
     return cell ? barKey(cell) : null;
   }, [segments, focus, selectedDay, drawn]);
 
@@ -279,11 +282,7 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
       </p>
       {isEmpty && <p className="daily-chart__empty">No amounts in this period.</p>}
       {tip && tipDay && (
-        <div
-          className="daily-chart__tooltip"
-          aria-hidden="true"
-          style={{ left: Math.min(Math.max(tip.x, 90), width - 90), top: tip.y }}
-        >
+        <div className="daily-chart__tooltip" aria-hidden="true" style={{ left: Math.min(Math.max(tip.x, 90), width - 90), top: tip.y }}>
           <span className="daily-chart__tooltip-date">{tipDay.date}</span>
           <span>
             <span className="chart-swatch" style={{ backgroundColor: colors.get(tip.series) }} />

@@ -4,8 +4,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
-import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
-import { addRecentRows, daysAgo, expectedFigures, money, shownStats as shownStatsOf, statBoxes, today } from '../../../tests/utils/dashboard-rows.ts';
+import {
+  addFixtures,
+  createTestServer,
+  signIn,
+  TEST_ORIGIN,
+  type FixtureUserName,
+  type TestServer,
+} from '../../../tests/utils/api-server.ts';
+import {
+  addRecentRows,
+  daysAgo,
+  expectedFigures,
+  money,
+  shownStats as shownStatsOf,
+  statBoxes,
+  today,
+} from '../../../tests/utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
 
@@ -109,7 +124,9 @@ describe('Sales Dashboard', () => {
 
     expect(screen.getByRole('button', { name: 'Fees Chart' })).toHaveAttribute('aria-pressed', 'true');
     const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(daysAgo(2)) });
-    expect(await screen.findByRole('button', { name: `${label(daysAgo(2))} Referral Fees ${money(fees.referralFees)}` })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: `${label(daysAgo(2))} Referral Fees ${money(fees.referralFees)}` }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: `${label(daysAgo(2))} Connection Fees ${money(fees.connectionFees)}` })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Sales Chart' }));
@@ -140,7 +157,9 @@ describe('Sales Dashboard', () => {
     expect(within(details).getByRole('cell', { name: 'POL-1001' })).toBeInTheDocument();
     expect(within(details).getByRole('cell', { name: 'POL-1002' })).toBeInTheDocument();
     expect(within(details).queryByRole('cell', { name: 'POL-1003' })).not.toBeInTheDocument();
-    expect(within(screen.getByRole('table', { name: `Platform Sales for ${heading(day)}` })).getByText('No platform sales for this day.')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: `Platform Sales for ${heading(day)}` })).getByText('No platform sales for this day.'),
+    ).toBeInTheDocument();
     // The stat boxes stay the whole range's.
     expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })));
 
@@ -182,12 +201,11 @@ describe('Sales Dashboard', () => {
     await waitForData();
 
     const select = screen.getByLabelText('Date range');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Last 30 days',
-      'Current Month',
-      'Previous Month',
-      'Custom Date Range',
-    ]);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Last 30 days', 'Current Month', 'Previous Month', 'Custom Date Range']);
     expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
 
     await user.selectOptions(select, 'Custom Date Range');
@@ -220,12 +238,11 @@ describe('Sales Dashboard', () => {
     await waitForData();
 
     const select = screen.getByLabelText('Affiliate');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'All affiliates',
-      'Child One',
-      'Child Two',
-      'Parent Travel',
-    ]);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All affiliates', 'Child One', 'Child Two', 'Parent Travel']);
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -374,7 +391,9 @@ describe('Sales Dashboard', () => {
 
     expect(await screen.findByText('Forbidden: You do not have permission to access this resource.')).toHaveAttribute('role', 'alert');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Sales Dashboard');
-    const forbidden = urls.filter((url) => url.searchParams.get('impersonate_affiliate') === C1 && url.pathname.endsWith('/payment_events/'));
+    const forbidden = urls.filter(
+      (url) => url.searchParams.get('impersonate_affiliate') === C1 && url.pathname.endsWith('/payment_events/'),
+    );
     expect(forbidden).toHaveLength(1);
   });
 });
@@ -413,9 +432,16 @@ describe('a dashboard left open past midnight', () => {
     });
 
     await waitFor(() =>
-      expect(paymentStarts(urls)).toEqual([before, beforePrevious, midnight.minus({ days: 30 }).toMillis(), midnight.minus({ days: 61 }).toMillis()]),
+      expect(paymentStarts(urls)).toEqual([
+        before,
+        beforePrevious,
+        midnight.minus({ days: 30 }).toMillis(),
+        midnight.minus({ days: 61 }).toMillis(),
+      ]),
     );
     await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument(), { timeout: 5000 });
-    expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })));
+    expect(shownStats()).toEqual(
+      statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })),
+    );
   });
 });

@@ -31,7 +31,7 @@ import { errorText } from '../../api/client.ts';
 import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
 import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
-import { useAuthSelector, useSession } from '../../app/session-context.tsx';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
@@ -40,7 +40,7 @@ import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
-import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
+import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
@@ -91,7 +91,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const search = useSearch();
   const today = useToday();
   const url = `${path}?${search}`;
-  const [snapshot, send, actor] = useMachine(dashboardMachine, { snapshot: handOver.start(url), input: { view: parseView(search, today) } });
+  const [snapshot, send, actor] = useMachine(dashboardMachine, {
+    snapshot: handOver.start(url),
+    input: { view: parseView(search, today) },
+  });
   useEffect(() => handOver.follow(actor), [handOver, actor]);
   useEffect(() => handOver.at(url), [handOver, url]);
   const view = selectView(snapshot);
@@ -107,7 +110,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const chartMode = selectChartMode(snapshot);
   const headingId = useId();
 
-  const range = useMemo(() => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }), [mode, customStart, customEnd, today]);
+  const range = useMemo(
+    () => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }),
+    [mode, customStart, customEnd, today],
+  );
   const query = useMemo(() => toQuery(range), [range]);
   const scope = useApiScope();
 
@@ -173,7 +179,12 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         </h1>
         <div className="dashboard-toolbar">
           {showAffiliates && affiliates.data && (
-            <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} selectRef={handOver.affiliateSelect} />
+            <AffiliateSelect
+              affiliates={affiliates.data}
+              selected={affiliateId}
+              onChange={chooseAffiliate}
+              selectRef={handOver.affiliateSelect}
+            />
           )}
           <DateRangeControls
             mode={mode}

@@ -1,8 +1,8 @@
 // Opening the dashboard: as soon as the session is known on a dashboard route, its page's code,
 // its chart's code, its data worker and the default range's calls all start at once, instead of
 // each waiting for the one before. Part of the entry, so it only names the chunks it loads.
-import { lazyModule } from '../../app/lazy-module.ts';
-import type { Session } from '../../app/session.ts';
+import { lazyModule } from '../../components/lazy-module.ts';
+import type { Session } from '../../session/session.ts';
 import { opening } from '../../workers/dashboard-opening.ts';
 import { chartModule } from './chart-module.ts';
 

@@ -48,7 +48,15 @@ describe('a day with many sales', () => {
     const day = daysAgo(3);
     const many = 750;
     for (let i = 0; i < many; i++) {
-      insertSale(server.db, { id: 50_000 + i, created: day.plus({ seconds: i }), amount: '10.00', affiliateId: 'P1', commissionPc: '10', policyNumber: `POL-9${String(i).padStart(4, '0')}`, traveler: ['Many', 'Sales'] });
+      insertSale(server.db, {
+        id: 50_000 + i,
+        created: day.plus({ seconds: i }),
+        amount: '10.00',
+        affiliateId: 'P1',
+        commissionPc: '10',
+        policyNumber: `POL-9${String(i).padStart(4, '0')}`,
+        traveler: ['Many', 'Sales'],
+      });
     }
     const { user } = renderDashboard(server);
 

@@ -166,7 +166,11 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
         rows={salesDetails.rows}
         currency={currency}
         empty={`No sales ${when}.`}
-        note={salesDetails.truncated ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.` : undefined}
+        note={
+          salesDetails.truncated
+            ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.`
+            : undefined
+        }
         onDownload={onDownload}
         preparing={isBusy('sales-details')}
       />

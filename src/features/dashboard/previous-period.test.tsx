@@ -7,7 +7,14 @@ import type { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
+import {
+  addFixtures,
+  createTestServer,
+  signIn,
+  TEST_ORIGIN,
+  type FixtureUserName,
+  type TestServer,
+} from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
   daysAgo,
@@ -28,10 +35,24 @@ const childScope = { affiliates: ['C1'], connected: [] };
 /** Sales of the 31 days before the last 30 days, one of them a millisecond before the range. */
 function addPreviousRows(server: TestServer) {
   const db = server.db;
-  insertSale(db, { id: 2001, created: daysAgo(35), amount: '200.00', affiliateId: 'P1', commissionPc: '10', policyNumber: 'POL-2001', traveler: ['Gil', 'Ma'] });
+  insertSale(db, {
+    id: 2001,
+    created: daysAgo(35),
+    amount: '200.00',
+    affiliateId: 'P1',
+    commissionPc: '10',
+    policyNumber: 'POL-2001',
+    traveler: ['Gil', 'Ma'],
+  });
   insertSale(db, { id: 2002, created: daysAgo(45), amount: '150.00', affiliateId: 'C1', commissionPc: '0' });
   insertSale(db, { id: 2003, created: daysAgo(50), amount: '33.00', affiliateId: 'C1', commissionPc: '5' });
-  insertSale(db, { id: 2004, created: today().minus({ days: 30, milliseconds: 1 }), amount: '10.00', affiliateId: 'P1', commissionPc: '10' });
+  insertSale(db, {
+    id: 2004,
+    created: today().minus({ days: 30, milliseconds: 1 }),
+    amount: '10.00',
+    affiliateId: 'P1',
+    commissionPc: '10',
+  });
   // At the range's first instant: this one belongs to the last 30 days.
   insertSale(db, { id: 2005, created: today().minus({ days: 30 }), amount: '20.00', affiliateId: 'P1', commissionPc: '10' });
   insertConnectionFee(db, { id: 2003, created: daysAgo(50), amount: '33.00', affiliateId: 'C1', feePc: null, feeAmount: '4.00' });
@@ -174,7 +195,9 @@ describe('change against the previous period', () => {
 
     const asked = () => urls.filter(isDated).map((url) => ({ path: url.pathname, previous: endsAt(url, start) }));
     // The figures are there while the previous period's calls wait; they went out after the range's.
-    expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })));
+    expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(
+      statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })),
+    );
     await waitFor(() => expect(asked().filter((call) => call.previous)).toHaveLength(2));
     expect(asked().map((call) => call.previous)).toEqual([false, false, true, true]);
     expect(shownChanges()).toEqual({});
@@ -193,12 +216,15 @@ describe('change against the previous period', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
     await waitForFigures();
 
-    const expected = expectedChanges(expectedFigures(server.db, { ...childScope, ...last30() }), expectedFigures(server.db, { ...childScope, ...before30() }));
+    const expected = expectedChanges(
+      expectedFigures(server.db, { ...childScope, ...last30() }),
+      expectedFigures(server.db, { ...childScope, ...before30() }),
+    );
     expect(Object.keys(expected).length).toBeGreaterThan(0);
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
 
-  it("asks for the previous period as the affiliate viewed as, when a superuser views the portal as one", async () => {
+  it('asks for the previous period as the affiliate viewed as, when a superuser views the portal as one', async () => {
     const server = await signedIn('admin');
     const { server: recording, urls } = steered(server);
     const { session } = renderDashboard(recording);
@@ -206,7 +232,10 @@ describe('change against the previous period', () => {
     act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
 
-    const expected = expectedChanges(expectedFigures(server.db, { ...childScope, ...last30() }), expectedFigures(server.db, { ...childScope, ...before30() }));
+    const expected = expectedChanges(
+      expectedFigures(server.db, { ...childScope, ...last30() }),
+      expectedFigures(server.db, { ...childScope, ...before30() }),
+    );
     await waitFor(() => expect(shownChanges()).toEqual(expected));
     const previousCalls = urls.filter((url) => isDated(url) && endsAt(url, last30().start));
     expect(previousCalls.filter((url) => url.searchParams.get('impersonate_affiliate') === 'C1')).toHaveLength(2);
@@ -218,15 +247,28 @@ describe('change against the previous period', () => {
     const before: { start: DateTime; end: DateTime } = { start: month.start.minus({ days }), end: month.start };
     const server = await signedIn('parent', (test) => {
       addPreviousRows(test);
-      insertSale(test.db, { id: 3001, created: before.start.plus({ days: 2, hours: 12 }), amount: '500.00', affiliateId: 'P1', commissionPc: '10' });
+      insertSale(test.db, {
+        id: 3001,
+        created: before.start.plus({ days: 2, hours: 12 }),
+        amount: '500.00',
+        affiliateId: 'P1',
+        commissionPc: '10',
+      });
     });
     const { user } = renderDashboard(server);
     await waitForFigures();
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
 
-    const expected = expectedChanges(expectedFigures(server.db, { ...parentScope, ...month }), expectedFigures(server.db, { ...parentScope, ...before }));
+    const expected = expectedChanges(
+      expectedFigures(server.db, { ...parentScope, ...month }),
+      expectedFigures(server.db, { ...parentScope, ...before }),
+    );
     expect(Object.keys(expected).length).toBeGreaterThan(0);
-    await waitFor(() => expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...month }))));
+    await waitFor(() =>
+      expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(
+        statBoxes(expectedFigures(server.db, { ...parentScope, ...month })),
+      ),
+    );
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
 });

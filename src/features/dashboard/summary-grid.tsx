@@ -33,7 +33,15 @@ interface Box {
   accent?: 'teal' | 'pink';
 }
 
-export function SummaryGrid({ stats, changes = null, currency }: { stats: DashboardStats; changes?: StatChanges | null; currency: string }) {
+export function SummaryGrid({
+  stats,
+  changes = null,
+  currency,
+}: {
+  stats: DashboardStats;
+  changes?: StatChanges | null;
+  currency: string;
+}) {
   const platform = stats.hasPlatformSales;
   const boxes: Box[] = [
     { stat: 'numberOfSales', label: platform ? 'Number of Direct Sales' : 'Number of Sales', value: counts.format(stats.numberOfSales) },

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { CsvFile } from '../../api/dashboard-data.ts';
-import type { SaveFile } from '../../app/save.ts';
+import type { SaveFile } from '../../components/save.ts';
 import { useCsvDownload, type CsvSource } from './use-csv-download.ts';
 
 /** A source whose file comes when the test says so. */

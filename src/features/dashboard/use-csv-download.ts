@@ -3,7 +3,7 @@
 // starts nothing more; a failure is only logged, as for reports. Saving and logging are injectable.
 import { useCallback, useRef, useState } from 'react';
 import type { CsvFile } from '../../api/dashboard-data.ts';
-import { saveInBrowser, type SaveFile } from '../../app/save.ts';
+import { saveInBrowser, type SaveFile } from '../../components/save.ts';
 import type { DetailTableName } from '../../domain/detail-columns.ts';
 
 /** The CSV file of a table of the dashboard on screen. */

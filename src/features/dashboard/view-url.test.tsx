@@ -37,7 +37,8 @@ const iso = (day: DateTime) => day.toISODate() ?? '';
 const heading = (day: DateTime) => day.setLocale('en-US').toFormat('LLL d, yyyy');
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const bar = (day: DateTime, series: string) => new RegExp(`^${escape(day.toFormat('M/d'))} ${series} `);
-const pressedChart = () => screen.getAllByRole('button', { pressed: true }).find((button) => /Chart$/.test(button.textContent ?? ''))?.textContent;
+const pressedChart = () =>
+  screen.getAllByRole('button', { pressed: true }).find((button) => /Chart$/.test(button.textContent ?? ''))?.textContent;
 
 describe('the view is the URL', () => {
   it('opens the view a link names: range, custom days, selected day and chart', async () => {
@@ -70,7 +71,16 @@ describe('the view is the URL', () => {
     await user.click(screen.getByRole('button', { name: 'Fees Chart' }));
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 30 days');
 
-    await waitFor(() => expect(history).toEqual(['/', `/?day=${iso(day)}`, `/?day=${iso(day)}&chart=sales`, '/?range=current&chart=sales', '/?range=current', '/']));
+    await waitFor(() =>
+      expect(history).toEqual([
+        '/',
+        `/?day=${iso(day)}`,
+        `/?day=${iso(day)}&chart=sales`,
+        '/?range=current&chart=sales',
+        '/?range=current',
+        '/',
+      ]),
+    );
   });
 
   it('makes one history entry of consecutive changes of the same custom day', async () => {

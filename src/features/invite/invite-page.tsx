@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { provideInviteRegistration } from '../../../machines/invite-registration.actors.ts';
 import { createInviteApi } from '../../api/invites.ts';
-import { useSession } from '../../app/session-context.tsx';
+import { useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { InviteCard } from './invite-card.tsx';

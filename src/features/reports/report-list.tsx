@@ -110,7 +110,14 @@ export function ReportList({ rows, labelledBy, isDownloading, onDownload }: Repo
 /** Busy while its report downloads: disabled, aria-busy and a spinner; the name does not change. */
 function DownloadButton({ busy, describedBy, onClick }: { busy: boolean; describedBy: string; onClick: () => void }) {
   return (
-    <button type="button" className="button report-download" onClick={onClick} disabled={busy} aria-busy={busy || undefined} aria-describedby={describedBy}>
+    <button
+      type="button"
+      className="button report-download"
+      onClick={onClick}
+      disabled={busy}
+      aria-busy={busy || undefined}
+      aria-describedby={describedBy}
+    >
       <span className={busy ? 'spinner' : 'report-download__icon'} aria-hidden="true" />
       Download Report
     </button>

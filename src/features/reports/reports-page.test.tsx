@@ -54,12 +54,18 @@ describe('the Reports screen', () => {
     renderReports(server);
 
     expect(screen.getByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
-    expect(screen.getByText('Reports are generated monthly and are available from the 15th of the month after the period.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Reports are generated monthly and are available from the 15th of the month after the period.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Loading reports...');
 
     const table = await reportsTable();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(COLUMNS);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(COLUMNS);
     // Two reports of P1 start on 2026-11-01: the recomputed one (higher id, 2 sales) is shown.
     expect(fixtures.reports.p1NovemberRecomputed.id).toBeGreaterThan(fixtures.reports.p1November.id);
     expect(tableRows(table)).toEqual([
@@ -130,7 +136,11 @@ describe('the Reports screen', () => {
 
     const table = await reportsTable();
     const selector = screen.getByRole('combobox', { name: 'Affiliate' });
-    expect(within(selector).getAllByRole('option').map((option) => option.textContent)).toEqual(['Parent Travel', 'Top Two']);
+    expect(
+      within(selector)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Parent Travel', 'Top Two']);
     expect(selector).toHaveValue('P1');
     expect(tableRows(table).map(([period, sales]) => [period, sales])).toEqual([
       ['November 2026', '2'],
@@ -200,7 +210,9 @@ describe('the Reports screen', () => {
     vi.mocked(console.warn).mockImplementation(() => {}); // asserted below, not printed
     await user.click(november!);
 
-    await waitFor(() => expect(console.warn).toHaveBeenCalledWith(`Report ${id} could not be downloaded:`, expect.objectContaining({ kind: 'network' })));
+    await waitFor(() =>
+      expect(console.warn).toHaveBeenCalledWith(`Report ${id} could not be downloaded:`, expect.objectContaining({ kind: 'network' })),
+    );
     vi.mocked(console.warn).mockClear();
     await waitFor(() => expect(november).toBeEnabled());
     expect(november).not.toHaveAttribute('aria-busy');
@@ -221,7 +233,11 @@ describe('the Reports screen', () => {
 
     expect(await screen.findByText('Error loading affiliates!')).toHaveAttribute('role', 'alert');
     const selector = screen.getByRole('combobox', { name: 'Affiliate' });
-    expect(within(selector).getAllByRole('option').map((option) => option.textContent)).toEqual(['Error!']);
+    expect(
+      within(selector)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Error!']);
     // The reports themselves are still listed, with whose they are.
     expect(tableRows(await reportsTable()).map(([period]) => period)).toEqual([
       'November 2026 (T2)',

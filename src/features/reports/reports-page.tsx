@@ -12,7 +12,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
-import { ServerDataProvider, useApiScope } from '../../app/server-data.tsx';
+import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
 

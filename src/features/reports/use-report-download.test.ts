@@ -70,7 +70,9 @@ describe('useReportDownload', () => {
   });
 
   it('logs a refused download through the given log, and tracks nothing', async () => {
-    const fetch = vi.fn<typeof globalThis.fetch>(() => Promise.resolve(new Response('{"detail":"Not found."}', { status: 404, statusText: 'Not Found' })));
+    const fetch = vi.fn<typeof globalThis.fetch>(() =>
+      Promise.resolve(new Response('{"detail":"Not found."}', { status: 404, statusText: 'Not Found' })),
+    );
     const client = createApiClient({ baseUrl: '/api/v2/', fetch, getAccessToken: () => 'access' });
     const save = vi.fn<SaveFile>();
     const track = vi.fn();

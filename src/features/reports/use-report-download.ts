@@ -7,10 +7,10 @@ import { useCallback, useRef, useState } from 'react';
 import type { ApiClient } from '../../api/client.ts';
 import { downloadReport, reportFileName } from '../../api/reports.ts';
 import type { AffiliateReport } from '../../api/schemas.ts';
-import { pushToDataLayer } from '../../app/data-layer.ts';
-import { saveInBrowser, type SaveFile } from '../../app/save.ts';
+import { pushToDataLayer } from '../../session/data-layer.ts';
+import { saveInBrowser, type SaveFile } from '../../components/save.ts';
 
-export { REVOKE_DELAY_MS, saveInBrowser, type SaveFile } from '../../app/save.ts';
+export { REVOKE_DELAY_MS, saveInBrowser, type SaveFile } from '../../components/save.ts';
 
 export interface ReportDownloadOptions {
   client: ApiClient;

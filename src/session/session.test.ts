@@ -91,7 +91,10 @@ async function signedInWorld(
   { secondsLeft = ACCESS_LIFETIME_SECONDS }: { secondsLeft?: number } = {},
 ) {
   // Signed in earlier, so that the stored token has `secondsLeft`; the server's clock is now.
-  const server = createTestServer({ now: Date.now() - (ACCESS_LIFETIME_SECONDS - secondsLeft) * 1000, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS });
+  const server = createTestServer({
+    now: Date.now() - (ACCESS_LIFETIME_SECONDS - secondsLeft) * 1000,
+    accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS,
+  });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   const signedIn = await signIn(server, fixtures.users.parent.username, fixtures.users.parent.password);
   server.clock.set(Date.now());
@@ -167,13 +170,15 @@ describe('requests made while the token has under 60 s left', () => {
     expect(fresh).not.toBe(signedIn.access);
     const affiliateCalls = calls.filter((call) => call.path === 'affiliates/');
     expect(affiliateCalls.map((call) => call.authorization)).toEqual(Array<string>(10).fill(`Bearer ${fresh}`));
-    expect(calls.findIndex((call) => call.path === 'affiliates/')).toBeGreaterThan(calls.findIndex((call) => call.path === 'token/refresh/'));
+    expect(calls.findIndex((call) => call.path === 'affiliates/')).toBeGreaterThan(
+      calls.findIndex((call) => call.path === 'token/refresh/'),
+    );
     for (const list of answers) expect(list.map((affiliate) => affiliate.id)).toEqual(['C1', 'C2', 'P1']);
     expect(stored().access).toBe(fresh);
     expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
   });
 
-  it("keep the old refresh token in storage when the refresh answer has no new one", async () => {
+  it('keep the old refresh token in storage when the refresh answer has no new one', async () => {
     const { session, signedIn } = await signedInWorld(
       async (path, response) => {
         if (path !== 'token/refresh/') return response;
@@ -192,7 +197,7 @@ describe('requests made while the token has under 60 s left', () => {
 });
 
 describe('refreshing with another tab open', () => {
-  it("takes the fresh session another tab just stored instead of spending its own used refresh token", async () => {
+  it('takes the fresh session another tab just stored instead of spending its own used refresh token', async () => {
     const { server, calls, session, signedIn } = await signedInWorld();
     // Another tab refreshed first: the server rotated the refresh token, and that tab stored the
     // new pair (its storage event may not have arrived yet).

@@ -57,7 +57,10 @@ export interface TabRefreshOptions {
  * and in storage: when another tab has just refreshed, it takes that pair instead of spending
  * its own, already spent, refresh token.
  */
-export function refreshAcrossTabs(refresh: string, { storage, api, auth, rotationLog, locks, onRefreshed }: TabRefreshOptions): Promise<RefreshResponse> {
+export function refreshAcrossTabs(
+  refresh: string,
+  { storage, api, auth, rotationLog, locks, onRefreshed }: TabRefreshOptions,
+): Promise<RefreshResponse> {
   const run = async (): Promise<RefreshResponse> => {
     const stored = storage.read();
     const own = { access: auth.getSnapshot().context.token?.access ?? '', refresh };

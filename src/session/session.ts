@@ -32,7 +32,6 @@ export interface Session {
   stop(): void;
 }
 
-
 export interface SessionOptions {
   baseUrl: string;
   storage: TokenStorage;
@@ -104,7 +103,10 @@ export function createSession(options: SessionOptions): Session {
   let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
   const sessionRefresh = () => (loadingRefresh ??= import('./session-refresh.ts'));
   let loadingLog: Promise<RotationLog> | null = null;
-  const rotationLog = () => (loadingLog ??= options.rotations ? Promise.resolve(options.rotations) : sessionRefresh().then((module) => module.browserRotationLog()));
+  const rotationLog = () =>
+    (loadingLog ??= options.rotations
+      ? Promise.resolve(options.rotations)
+      : sessionRefresh().then((module) => module.browserRotationLog()));
   const refreshAcrossTabs = (refresh: string): Promise<RefreshResponse> =>
     sessionRefresh().then((module) =>
       module.refreshAcrossTabs(refresh, {

@@ -25,7 +25,10 @@ export function lazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
     load: () => {
       if (started) return;
       started = true;
-      importer().then((value) => settle({ value }), (error: unknown) => settle({ error }));
+      importer().then(
+        (value) => settle({ value }),
+        (error: unknown) => settle({ error }),
+      );
     },
     subscribe: (listener) => {
       listeners.add(listener);

@@ -69,8 +69,7 @@ function indexedDbRotationLog(): RotationLog {
   const KEY = 'rotations';
   let memory: Rotation[] = [];
   let opened: Promise<{ idb: typeof import('idb-keyval'); store: UseStore }> | null = null;
-  const open = () =>
-    (opened ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('affiliate-portal', 'session') })));
+  const open = () => (opened ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('affiliate-portal', 'session') })));
   return rotationLog(
     async () => {
       try {
