@@ -32,14 +32,8 @@ export async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promi
 }
 
 export const fixed = (text: string) => () => text;
-export const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
 /** The status of a failed HTTP answer; null for a network fault or an answer of the wrong shape. */
 export const failedStatus = (error: unknown) => (error instanceof ApiError && error.kind === 'http' ? error.status : null);
-/** 'HTTP Error: {status}' for a failed answer, else the call's default text. */
-export const httpStatusOr = (text: string) => (error: unknown) => {
-  const status = failedStatus(error);
-  return status === null ? text : messages.httpStatus(status);
-};
 
 /**
  * The login gate decides from the stored access token's claims: an answer whose token it cannot

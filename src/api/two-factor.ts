@@ -1,8 +1,15 @@
 // The second factor's calls: setting up an authenticator app or e-mailed codes, sending a sign-in
 // code and verifying one. Loaded on first use by createAuthApi (auth.ts), not with /login.
-import { failedStatus, fixed, httpStatus, httpStatusOr, postWith, readableToken, withTexts } from './call-texts.ts';
-import { messages, type ApiClient } from './client.ts';
+import { failedStatus, fixed, postWith, readableToken, withTexts } from './call-texts.ts';
+import { messages, type ApiClient, type ApiError } from './client.ts';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type EmailSetup, type TokenPair, type TotpSetup } from './sign-in-schemas.ts';
+
+const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
+/** 'HTTP Error: {status}' for a failed answer, else the call's default text. */
+const httpStatusOr = (text: string) => (error: unknown) => {
+  const status = failedStatus(error);
+  return status === null ? text : messages.httpStatus(status);
+};
 
 export function createTwoFactorApi(client: ApiClient) {
   const post = postWith(client);
