@@ -163,6 +163,18 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     return { start: at(start), end: at(end) };
   }
 
+  /** What a request derives from: its held lists, affiliates, filter, range and zone. */
+  function inputOf(request: Omit<ViewRequest, 'selectedDay'>): Omit<DashboardInput, 'selectedDay'> {
+    return {
+      events: held<PaymentEvent[]>(request.events, 'payment_events'),
+      fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
+      affiliates: request.affiliates,
+      affiliateFilter: request.affiliateFilter,
+      range: rangeOf(request.range),
+      zone: request.range.zone,
+    };
+  }
+
   function overviewOf(request: ViewRequest, input: Omit<DashboardInput, 'selectedDay'>): Overview {
     const { events, fees, affiliates, affiliateFilter, range } = request;
     const key = JSON.stringify([events, fees, affiliateFilter, range, affiliates]);
@@ -210,15 +222,8 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
    */
   const csvOf = (request: CsvRequest) =>
     settle(() => {
-      const range = rangeOf(request.range);
-      const input = {
-        events: held<PaymentEvent[]>(request.events, 'payment_events'),
-        fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
-        affiliates: request.affiliates,
-        affiliateFilter: request.affiliateFilter,
-        range,
-        zone: request.range.zone,
-      };
+      const input = inputOf(request);
+      const { range } = input;
       const { selectedDay, table } = request;
       let dashboard: Dashboard;
       if (selectedDay === null && table === 'sales-details') {
@@ -237,15 +242,7 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
     view(request) {
       try {
-        const range = rangeOf(request.range);
-        const input = {
-          events: held<PaymentEvent[]>(request.events, 'payment_events'),
-          fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
-          affiliates: request.affiliates,
-          affiliateFilter: request.affiliateFilter,
-          range,
-          zone: request.range.zone,
-        };
+        const input = inputOf(request);
         const overview = overviewOf(request, input);
         const dashboard = request.selectedDay === null ? overview.dashboard : withDay(overview, input, request.selectedDay);
         return { ok: true, value: dashboard };
@@ -256,15 +253,7 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
     change(request) {
       try {
-        const previous = deriveDashboard({
-          events: held<PaymentEvent[]>(request.events, 'payment_events'),
-          fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
-          affiliates: request.affiliates,
-          affiliateFilter: request.affiliateFilter,
-          range: rangeOf(request.range),
-          zone: request.range.zone,
-          selectedDay: null,
-        });
+        const previous = deriveDashboard({ ...inputOf(request), selectedDay: null });
         return { ok: true, value: statChanges(request.current, previous.stats) };
       } catch (error) {
         return { ok: false, error: toWire(error) };
