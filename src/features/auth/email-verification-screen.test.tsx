@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
@@ -165,7 +165,8 @@ describe('E-mail verification screen', () => {
 
     await user.click(screen.getByRole('button', { name: 'Resend Email' }));
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Request was throttled. Expected available in 42 seconds.');
+    // The error line is always in the page (empty until there is an error): wait for its text.
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Request was throttled. Expected available in 42 seconds.'));
     expect(screen.getByText(countdown(42))).toHaveAttribute('aria-live', 'polite');
     expect(screen.getByRole('button', { name: 'Resend Email' })).toBeDisabled();
     wait(clock, 42);
