@@ -57,6 +57,33 @@ describe('the daily chart', () => {
   });
 });
 
+describe("the daily chart's axes", () => {
+  it('labels round amounts on the left, each on its grid line, and each day under its column', () => {
+    const { container } = render(
+      <DailyChart
+        model={model}
+        selectedDay={null}
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={() => {}}
+        onClearDay={() => {}}
+      />,
+    );
+    // Up to $400 in whole hundreds, in compact notation (which keeps one decimal in some engines).
+    const amounts = [0, 100, 200, 300, 400].map((amount) => screen.getByText(new RegExp(`^\\$${amount}(\\.0)?$`)));
+    const gridLines = [...container.querySelectorAll('.chart-grid line')];
+    expect(gridLines.map((line) => line.getAttribute('y1'))).toEqual(amounts.map((label) => label.getAttribute('y')));
+    // Higher amounts sit higher up.
+    const heights = amounts.map((label) => Number(label.getAttribute('y')));
+    expect(heights).toEqual([...heights].sort((a, b) => b - a));
+
+    const referral = bar('11/1 Referral Fees $300.00');
+    expect(Number(screen.getByText('11/1').getAttribute('x'))).toBeCloseTo(referral.x + referral.width / 2, 6);
+    // A day without amounts keeps its label.
+    expect(screen.getByText('11/3')).toBeInTheDocument();
+  });
+});
+
 /** The chart with its selected day kept as the dashboard keeps it: a toggle, and a clear. */
 function SelectableChart({ onToggle = () => {} }: { onToggle?: (day: string) => void }) {
   const [selectedDay, setSelectedDay] = useState<string | null>(null);

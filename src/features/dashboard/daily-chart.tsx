@@ -5,13 +5,13 @@
 // arrow keys, Home and End move the focus between bars and Escape clears the day (chart-keys.ts).
 // The width is measured here (nivo's Responsive wrapper measures 0 in jsdom), before the chart
 // first renders. Nothing animates: bars are drawn where they belong, and a chart that is left goes
-// at once. Axis and grid colours follow the light or dark theme (use-chart-theme.ts).
+// at once. The grid and axes are drawn on nivo's scales too (chart-axes.tsx), in the page theme's colours.
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
 import { createContext, use, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
+import { AxisLabelsContext, ChartAxes, ChartGrid, type AxisLabels } from './chart-axes.tsx';
 import { chartKeyAction, firstBar, type BarCell } from './chart-keys.ts';
 import type { ChartModel } from './chart-series.ts';
-import { useChartTheme } from './use-chart-theme.ts';
 import { useElementWidth } from './use-element-width.ts';
 
 /** What the keyboard does in the chart, for screen readers (the chart's description). */
@@ -171,7 +171,7 @@ function stackSegments({ days, series }: ChartModel): { segments: Segment[]; min
   return { segments, min, max };
 }
 
-const layers: BarLayer<BarDatum>[] = ['grid', EmptySpace, 'axes', Bars];
+const layers: BarLayer<BarDatum>[] = [ChartGrid, EmptySpace, ChartAxes, Bars];
 
 const FALLBACK_WIDTH = 720;
 
@@ -181,7 +181,6 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const [tip, setTip] = useState<Tip | null>(null);
   // The bar that last had the focus, by day and series, so that it stays the tab stop.
   const [focus, setFocus] = useState<{ day: string; series: string } | null>(null);
-  const theme = useChartTheme();
   const hintId = useId();
   const { series, days } = model;
 
@@ -214,11 +213,16 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
 
   // Every nth day label, so that labels never overlap (about 44 px each).
   const step = Math.max(1, Math.ceil(days.length / Math.max(1, Math.floor(innerWidth / (narrow ? 40 : 48)))));
-  const tickValues = days.filter((_, index) => index % step === 0).map((day) => day.day);
+  const dayTicks = days.filter((_, index) => index % step === 0).map((day) => day.day);
   const yFormat = useMemo(
     () => new Intl.NumberFormat(undefined, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 }),
     [currency],
   );
+  const axisLabels: AxisLabels = {
+    dayTicks,
+    dayLabel: (day) => byDay.get(day)?.label ?? day,
+    amountLabel: (amount) => yFormat.format(amount),
+  };
 
   const interaction: ChartInteraction = {
     segments,
@@ -252,29 +256,27 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
     <div ref={ref} className="daily-chart" style={{ height }}>
       {measured !== null && (
         <ChartContext value={interaction}>
-          <Bar<BarDatum>
-            width={width}
-            height={height}
-            data={data}
-            keys={series.map((serie) => serie.name)}
-            indexBy="day"
-            groupMode="stacked"
-            margin={margin}
-            padding={days.length > 45 ? 0.15 : 0.25}
-            colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
-            layers={layers}
-            enableLabel={false}
-            isInteractive={false}
-            animate={false}
-            theme={theme}
-            role="group"
-            ariaLabel={label}
-            ariaDescribedBy={hintId}
-            valueScale={{ type: 'linear', min, max, nice: true }}
-            gridYValues={5}
-            axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (value: number) => yFormat.format(value) }}
-            axisBottom={{ tickSize: 0, tickPadding: 10, tickValues, format: (day: string) => byDay.get(day)?.label ?? day }}
-          />
+          <AxisLabelsContext value={axisLabels}>
+            <Bar<BarDatum>
+              width={width}
+              height={height}
+              data={data}
+              keys={series.map((serie) => serie.name)}
+              indexBy="day"
+              groupMode="stacked"
+              margin={margin}
+              padding={days.length > 45 ? 0.15 : 0.25}
+              colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
+              layers={layers}
+              enableLabel={false}
+              isInteractive={false}
+              animate={false}
+              role="group"
+              ariaLabel={label}
+              ariaDescribedBy={hintId}
+              valueScale={{ type: 'linear', min, max, nice: true }}
+            />
+          </AxisLabelsContext>
         </ChartContext>
       )}
       <p id={hintId} className="visually-hidden">
