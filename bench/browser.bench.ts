@@ -27,7 +27,7 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { dateRange } from '../src/domain/dates.ts';
-import { findChromium } from '../tests/e2e/browser.ts';
+import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
 import { expectedDashboard, type Expected } from './browser/expected.ts';
 import { installProbe, NAME_SHIM, type InteractionTiming, type LongTask, type Seen, type Sight } from './browser/probe.ts';
 import { buildPage, buildPortalIfStale, DIST, makeTempRoot, signIn, startBareLogin, startSite } from './browser/site.ts';
@@ -437,19 +437,7 @@ try {
   if (buildPortalIfStale()) console.log('(built the portal: dist/ was missing or older than its sources)');
   const floorDir = await buildPage('floor', tempRoot);
   const bareDir = await buildPage('bare-login', tempRoot);
-  browser = await chromium.launch({
-    executablePath: findChromium(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await chromium.launch({ executablePath: findChromium(), ...CHROMIUM_LAUNCH });
   const lcp = await benchLcp(browser, tempRoot, floorDir, bareDir);
   const sizes: SizeResult[] = [];
   const largest = Math.max(...SIZES);
