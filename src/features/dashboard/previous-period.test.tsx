@@ -92,6 +92,27 @@ function steered(server: TestServer, held: (url: URL) => boolean = () => false) 
   return { server: { ...server, fetch }, urls, release };
 }
 
+/**
+ * The server with every call recorded; `hold` makes the dated calls it picks wait from then on,
+ * until the release it answers.
+ */
+function gated(server: TestServer) {
+  const urls: URL[] = [];
+  const holds: { picks: (url: URL) => boolean; gate: Promise<void> }[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
+    urls.push(url);
+    if (isDated(url)) await Promise.all(holds.filter((held) => held.picks(url)).map((held) => held.gate));
+    return server.fetch(input, init);
+  };
+  const hold = (picks: (url: URL) => boolean) => {
+    let release = () => {};
+    holds.push({ picks, gate: new Promise<void>((resolve) => (release = resolve)) });
+    return () => release();
+  };
+  return { server: { ...server, fetch }, urls, hold };
+}
+
 function renderDashboard(server: TestServer, path = '/') {
   const location = memoryLocation({ path, record: true });
   return renderWithSession(
@@ -105,6 +126,29 @@ function renderDashboard(server: TestServer, path = '/') {
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
 /** 31 days ending where the last 30 days (with today) start. */
 const before30 = () => ({ start: today().minus({ days: 61 }), end: today().minus({ days: 30 }) });
+const previousMonth = () => ({ start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') });
+/** As many days as the previous month, ending where it starts. */
+function beforePreviousMonth(): { start: DateTime; end: DateTime } {
+  const month = previousMonth();
+  const days = Math.round(month.end.diff(month.start, 'days').days);
+  return { start: month.start.minus({ days }), end: month.start };
+}
+
+/** The usual rows, and a sale in the days before the previous month. */
+function addMonthRows(server: TestServer) {
+  addPreviousRows(server);
+  insertSale(server.db, {
+    id: 3001,
+    created: beforePreviousMonth().start.plus({ days: 2, hours: 12 }),
+    amount: '500.00',
+    affiliateId: 'P1',
+    commissionPc: '10',
+  });
+}
+
+/** Whether a dated call asks for exactly `period` (as instants). */
+const asksFor = (period: { start: DateTime; end: DateTime }) => (url: URL) =>
+  isDated(url) && Date.parse(url.searchParams.get('start') ?? '') === period.start.toMillis() && endsAt(url, period.end);
 
 /** The change as a user sees and hears it, computed straight from the two periods' figures. */
 function expectedChange(current: number | string, previous: number | string): { shown: string; spoken: string } | null {
@@ -242,19 +286,9 @@ describe('change against the previous period', () => {
   });
 
   it('follows the date range: a month against as many days before its first', async () => {
-    const month = { start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') };
-    const days = Math.round(month.end.diff(month.start, 'days').days);
-    const before: { start: DateTime; end: DateTime } = { start: month.start.minus({ days }), end: month.start };
-    const server = await signedIn('parent', (test) => {
-      addPreviousRows(test);
-      insertSale(test.db, {
-        id: 3001,
-        created: before.start.plus({ days: 2, hours: 12 }),
-        amount: '500.00',
-        affiliateId: 'P1',
-        commissionPc: '10',
-      });
-    });
+    const month = previousMonth();
+    const before = beforePreviousMonth();
+    const server = await signedIn('parent', addMonthRows);
     const { user } = renderDashboard(server);
     await waitForFigures();
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
@@ -270,5 +304,48 @@ describe('change against the previous period', () => {
       ),
     );
     await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+
+  it('keeps each change with the figures it belongs to while another range loads', async () => {
+    const month = previousMonth();
+    const before = beforePreviousMonth();
+    const server = await signedIn('parent', addMonthRows);
+    const { server: held, urls, hold } = gated(server);
+    const { user } = renderDashboard(held);
+    await waitForFigures();
+    const summary = () => screen.getByRole('region', { name: 'Summary' });
+
+    const last30Figures = expectedFigures(server.db, { ...parentScope, ...last30() });
+    const last30Changes = expectedChanges(last30Figures, expectedFigures(server.db, { ...parentScope, ...before30() }));
+    const monthFigures = expectedFigures(server.db, { ...parentScope, ...month });
+    const monthChanges = expectedChanges(monthFigures, expectedFigures(server.db, { ...parentScope, ...before }));
+    // Either pairing of one range's figures with the other's previous period would show here.
+    expect(Object.keys(last30Changes).length).toBeGreaterThan(0);
+    expect(statBoxes(monthFigures)).not.toEqual(statBoxes(last30Figures));
+    expect(monthChanges).not.toEqual(last30Changes);
+    await waitFor(() => expect(shownChanges()).toEqual(last30Changes));
+
+    // The month's own calls, then its previous period's, wait.
+    const releaseMonth = hold(asksFor(month));
+    const releaseBefore = hold(asksFor(before));
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+    await waitFor(() => expect(urls.filter(asksFor(month))).toHaveLength(2));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    // The last 30 days stay on screen with their own change; the month's previous period is not
+    // asked for before the month's figures are there.
+    expect(shownStats(summary())).toEqual(statBoxes(last30Figures));
+    expect(shownChanges()).toEqual(last30Changes);
+    expect(urls.filter(asksFor(before))).toHaveLength(0);
+
+    releaseMonth();
+    await waitFor(() => expect(shownStats(summary())).toEqual(statBoxes(monthFigures)));
+    await waitFor(() => expect(urls.filter(asksFor(before))).toHaveLength(2));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    // The month's figures show no change until its own previous period is there.
+    expect(shownStats(summary())).toEqual(statBoxes(monthFigures));
+    expect(shownChanges()).toEqual({});
+
+    releaseBefore();
+    await waitFor(() => expect(shownChanges()).toEqual(monthChanges));
   });
 });
