@@ -4,6 +4,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
 import type { DateTime } from 'luxon';
+import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -176,8 +177,7 @@ function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
 }
 
 /** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
-function shownChanges(): Record<string, { shown: string; spoken: string }> {
-  const summary = screen.getByRole('region', { name: 'Summary' });
+function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Record<string, { shown: string; spoken: string }> {
   return Object.fromEntries(
     within(summary)
       .getAllByRole('term')
@@ -190,6 +190,26 @@ function shownChanges(): Record<string, { shown: string; spoken: string }> {
         return [[term.textContent, { shown: eye?.textContent ?? '', spoken: words.map((child) => child.textContent).join('') }]];
       }),
   );
+}
+
+type Shown = { stats: Record<string, string>; changes: Record<string, { shown: string; spoken: string }> };
+
+/** Every state of the stat boxes (values and change lines) the page commits from now on, while they stay on screen. */
+function watchSummary() {
+  const summary = screen.getByRole('region', { name: 'Summary' });
+  const seen: Shown[] = [];
+  const record = () => seen.push({ stats: shownStats(summary), changes: shownChanges(summary) });
+  const observer = new MutationObserver(record);
+  observer.observe(summary, { subtree: true, childList: true, characterData: true, attributes: true });
+  record();
+  return {
+    seen,
+    stop: () => {
+      observer.disconnect();
+      // The same boxes all along: the last 30 days' stayed on screen while the month loaded.
+      expect(summary.isConnected).toBe(true);
+    },
+  };
 }
 
 const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
@@ -326,6 +346,7 @@ describe('change against the previous period', () => {
     await waitFor(() => expect(shownChanges()).toEqual(last30Changes));
 
     // The month's own calls, then its previous period's, wait.
+    const watched = watchSummary();
     const releaseMonth = hold(asksFor(month));
     const releaseBefore = hold(asksFor(before));
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
@@ -347,5 +368,21 @@ describe('change against the previous period', () => {
 
     releaseBefore();
     await waitFor(() => expect(shownChanges()).toEqual(monthChanges));
+
+    // At no moment did one range's figures show a change against the other's previous period.
+    watched.stop();
+    const pairs = [
+      { stats: statBoxes(last30Figures), changes: last30Changes },
+      { stats: statBoxes(monthFigures), changes: monthChanges },
+    ];
+    const mismatched = watched.seen.filter(
+      (state) =>
+        !pairs.some(
+          ({ stats, changes }) =>
+            isDeepStrictEqual(state.stats, stats) && (isDeepStrictEqual(state.changes, changes) || isDeepStrictEqual(state.changes, {})),
+        ),
+    );
+    expect(mismatched).toEqual([]);
+    expect(watched.seen.length).toBeGreaterThan(2);
   });
 });
