@@ -176,8 +176,10 @@ function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
   );
 }
 
+type Changes = Record<string, { shown: string; spoken: string }>;
+
 /** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
-function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Record<string, { shown: string; spoken: string }> {
+function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Changes {
   return Object.fromEntries(
     within(summary)
       .getAllByRole('term')
@@ -192,24 +194,45 @@ function shownChanges(summary = screen.getByRole('region', { name: 'Summary' }))
   );
 }
 
-type Shown = { stats: Record<string, string>; changes: Record<string, { shown: string; spoken: string }> };
-
-/** Every state of the stat boxes (values and change lines) the page commits from now on, while they stay on screen. */
+/**
+ * Every state of the stat boxes (values and change lines) the page commits from now on, also
+ * across another affiliate's dashboard; `stop` answers them. Each is kept as markup and read at
+ * the end, as reading it by role at each change would slow the page down.
+ */
 function watchSummary() {
-  const summary = screen.getByRole('region', { name: 'Summary' });
-  const seen: Shown[] = [];
-  const record = () => seen.push({ stats: shownStats(summary), changes: shownChanges(summary) });
+  const seen: string[] = [];
+  const record = () => {
+    const markup = document.querySelector('section[aria-label="Summary"]')?.outerHTML;
+    if (markup !== undefined && markup !== seen.at(-1)) seen.push(markup);
+  };
   const observer = new MutationObserver(record);
-  observer.observe(summary, { subtree: true, childList: true, characterData: true, attributes: true });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   record();
   return {
-    seen,
-    stop: () => {
+    stop(): { stats: Record<string, string>; changes: Changes }[] {
       observer.disconnect();
-      // The same boxes all along: the last 30 days' stayed on screen while the month loaded.
-      expect(summary.isConnected).toBe(true);
+      return seen.map((markup) => {
+        const holder = document.createElement('div');
+        holder.innerHTML = markup;
+        const summary = holder.firstElementChild as HTMLElement;
+        return { stats: shownStats(summary), changes: shownChanges(summary) };
+      });
     },
   };
+}
+
+/** The states among `seen` whose change lines are neither those of their figures nor none. */
+function mismatched(
+  seen: ReturnType<ReturnType<typeof watchSummary>['stop']>,
+  pairs: { stats: Record<string, string>; changes: Changes }[],
+) {
+  return seen.filter(
+    (state) =>
+      !pairs.some(
+        ({ stats, changes }) =>
+          isDeepStrictEqual(state.stats, stats) && (isDeepStrictEqual(state.changes, changes) || isDeepStrictEqual(state.changes, {})),
+      ),
+  );
 }
 
 const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
@@ -370,19 +393,74 @@ describe('change against the previous period', () => {
     await waitFor(() => expect(shownChanges()).toEqual(monthChanges));
 
     // At no moment did one range's figures show a change against the other's previous period.
-    watched.stop();
-    const pairs = [
-      { stats: statBoxes(last30Figures), changes: last30Changes },
-      { stats: statBoxes(monthFigures), changes: monthChanges },
-    ];
-    const mismatched = watched.seen.filter(
-      (state) =>
-        !pairs.some(
-          ({ stats, changes }) =>
-            isDeepStrictEqual(state.stats, stats) && (isDeepStrictEqual(state.changes, changes) || isDeepStrictEqual(state.changes, {})),
-        ),
-    );
-    expect(mismatched).toEqual([]);
-    expect(watched.seen.length).toBeGreaterThan(2);
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(2);
+    expect(
+      mismatched(seen, [
+        { stats: statBoxes(last30Figures), changes: last30Changes },
+        { stats: statBoxes(monthFigures), changes: monthChanges },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('shows a newly chosen affiliate’s figures with their own change, never the last one’s', async () => {
+    const server = await signedIn('parent');
+    const { user } = renderDashboard(server);
+    await waitForFigures();
+    const parent = {
+      stats: statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...parentScope, ...last30() }),
+        expectedFigures(server.db, { ...parentScope, ...before30() }),
+      ),
+    };
+    const child = {
+      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...childScope, ...last30() }),
+        expectedFigures(server.db, { ...childScope, ...before30() }),
+      ),
+    };
+    expect(child.changes).not.toEqual(parent.changes);
+    await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
+
+    const watched = watchSummary();
+    await user.selectOptions(screen.getByLabelText('Affiliate'), 'Child One');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await waitFor(() => expect(shownChanges()).toEqual(child.changes));
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(mismatched(seen, [parent, child])).toEqual([]);
+  });
+
+  it('shows the figures of the affiliate viewed as with their own change, never the last view’s', async () => {
+    const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
+    const server = await signedIn('admin');
+    const { session } = renderDashboard(server);
+    await waitForFigures();
+    const everyone = {
+      stats: statBoxes(expectedFigures(server.db, { ...adminScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...adminScope, ...last30() }),
+        expectedFigures(server.db, { ...adminScope, ...before30() }),
+      ),
+    };
+    const child = {
+      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...childScope, ...last30() }),
+        expectedFigures(server.db, { ...childScope, ...before30() }),
+      ),
+    };
+    expect(child.changes).not.toEqual(everyone.changes);
+    await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
+
+    const watched = watchSummary();
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await waitFor(() => expect(shownChanges()).toEqual(child.changes));
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(mismatched(seen, [everyone, child])).toEqual([]);
   });
 });
