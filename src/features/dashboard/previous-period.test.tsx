@@ -436,7 +436,8 @@ describe('change against the previous period', () => {
   it('shows the figures of the affiliate viewed as with their own change, never the last view’s', async () => {
     const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
     const server = await signedIn('admin');
-    const { session } = renderDashboard(server);
+    const { server: held, hold } = gated(server);
+    const { session } = renderDashboard(held);
     await waitForFigures();
     const everyone = {
       stats: statBoxes(expectedFigures(server.db, { ...adminScope, ...last30() })),
@@ -455,9 +456,14 @@ describe('change against the previous period', () => {
     expect(child.changes).not.toEqual(everyone.changes);
     await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
 
+    // The range's calls as Child One wait a while.
+    const viewedAs = (url: URL) => url.searchParams.get('impersonate_affiliate') === 'C1';
+    const release = hold((url) => viewedAs(url) && asksFor(last30())(url));
     const watched = watchSummary();
     act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    release();
     await waitFor(() => expect(shownChanges()).toEqual(child.changes));
     const seen = watched.stop();
     expect(seen.length).toBeGreaterThan(1);
