@@ -75,25 +75,6 @@ const endsAt = (url: URL, time: DateTime) => Date.parse(url.searchParams.get('en
 const isDated = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
 
 /**
- * The server with every dated call recorded; the calls whose range `held` picks wait until
- * released.
- */
-function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
-  const urls: URL[] = [];
-  let release = () => {};
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
-    urls.push(url);
-    if (isDated(url) && held(url)) await gate;
-    return server.fetch(input, init);
-  };
-  return { server: { ...server, fetch }, urls, release };
-}
-
-/**
  * The server with every call recorded; `hold` makes the dated calls it picks wait from then on,
  * until the release it answers.
  */
@@ -103,7 +84,8 @@ function gated(server: TestServer) {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
     urls.push(url);
-    if (isDated(url)) await Promise.all(holds.filter((held) => held.picks(url)).map((held) => held.gate));
+    const waiting = isDated(url) ? holds.filter((held) => held.picks(url)) : [];
+    if (waiting.length > 0) await Promise.all(waiting.map((held) => held.gate));
     return server.fetch(input, init);
   };
   const hold = (picks: (url: URL) => boolean) => {
@@ -112,6 +94,12 @@ function gated(server: TestServer) {
     return () => release();
   };
   return { server: { ...server, fetch }, urls, hold };
+}
+
+/** The server with every call recorded; the dated calls `held` picks wait until released. */
+function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
+  const { server: steering, urls, hold } = gated(server);
+  return { server: steering, urls, release: hold(held) };
 }
 
 function renderDashboard(server: TestServer, path = '/') {
