@@ -227,12 +227,22 @@ export function useDashboardList(data: DashboardData, list: ListName, range: Ran
   return useSWR<CachedList, Error>(listKey(list, range, impersonated), () => data.list(list, range, impersonated));
 }
 
+/** A dashboard with the request it was derived from: its range, affiliates and filter. */
+export interface ShownView {
+  request: ViewRequest;
+  dashboard: Dashboard;
+}
+
 export interface DashboardView {
   /** The dashboard of the request; null while it is being derived. */
   dashboard: Dashboard | null;
   error: string | null;
-  /** The last dashboard answered to this hook, kept on screen while the next one loads. */
-  last: Dashboard | null;
+  /**
+   * The dashboard to show, with its request: the request's own once derived, else the last one
+   * answered to this hook, kept on screen while the next one loads. What belongs to the figures
+   * on screen follows from this request, never from the one being loaded.
+   */
+  shown: ShownView | null;
 }
 
 /** What the dashboard shows for the request (null while its data loads), asked of the service. */
@@ -240,15 +250,15 @@ export function useDashboardView(data: DashboardData, request: ViewRequest | nul
   // A view follows from its request alone: it never goes stale, and a failure is not a call to
   // retry. SWR keeps the previous view while the next loads; a view is compared by identity, as
   // hashing a whole dashboard would cost the main thread what the worker saves.
-  const view = useSWRImmutable<Dashboard, Error, readonly ['dashboard view', ViewRequest] | null>(
+  const view = useSWRImmutable<ShownView, Error, readonly ['dashboard view', ViewRequest] | null>(
     request && ['dashboard view', request],
-    ([, asked]) => data.view(asked),
-    { keepPreviousData: true, shouldRetryOnError: false, compare: (a, b) => a === b },
+    async ([, asked]) => ({ request: asked, dashboard: await data.view(asked) }),
+    { keepPreviousData: true, shouldRetryOnError: false, compare: (a, b) => a?.dashboard === b?.dashboard },
   );
   const settled = request !== null && !view.isLoading;
   return {
-    dashboard: settled && view.error === undefined ? (view.data ?? null) : null,
+    dashboard: settled && view.error === undefined ? (view.data?.dashboard ?? null) : null,
     error: settled && view.error !== undefined ? errorText(view.error) : null,
-    last: view.data ?? null,
+    shown: view.data ?? null,
   };
 }

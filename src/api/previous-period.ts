@@ -6,26 +6,18 @@
 import { useMemo } from 'react';
 import useSWR from 'swr';
 import useSWRImmutable from 'swr/immutable';
-import type { DashboardStats } from '../domain/dashboard-model.ts';
-import { previousPeriod, toQuery, type DateRange } from '../domain/dates.ts';
+import { previousPeriod, rangeOfQuery, toQuery } from '../domain/dates.ts';
 import type { StatChanges } from '../domain/period-change.ts';
-import type { Affiliate } from './affiliates.ts';
-import { listKey, type CachedList, type ChangeRequest, type DashboardData } from './dashboard-data.ts';
+import { listKey, type CachedList, type ChangeRequest, type DashboardData, type ShownView } from './dashboard-data.ts';
 
-export interface ShownFigures {
-  /** The range whose figures are on screen; null until the first are. */
-  range: DateRange | null;
-  /** Those figures. */
-  stats: DashboardStats | null;
-  affiliates: readonly Affiliate[] | undefined;
-  affiliateFilter: string | null;
-  impersonated: string | null;
-}
-
-/** Each stat box's change against the previous period; null until known (or when its data failed). */
-export function useStatChanges(data: DashboardData, shown: ShownFigures): StatChanges | null {
-  const { range, stats, affiliates, affiliateFilter, impersonated } = shown;
-  const previous = useMemo(() => (range === null ? null : previousPeriod(range)), [range]);
+/**
+ * Each stat box's change against the previous period of the dashboard on screen (`shown`, null
+ * until the first is): of the range, affiliates and filter its figures were derived from, as the
+ * affiliate viewed as (whose lists they are). Null until known, or when its data failed.
+ */
+export function useStatChanges(data: DashboardData, shown: ShownView | null, impersonated: string | null): StatChanges | null {
+  const wire = shown?.request.range ?? null;
+  const previous = useMemo(() => (wire === null ? null : previousPeriod(rangeOfQuery(wire))), [wire]);
   const query = useMemo(() => (previous === null ? null : toQuery(previous)), [previous]);
 
   const events = useSWR<CachedList, Error>(query && listKey('payment_events', query, impersonated), () =>
@@ -36,16 +28,16 @@ export function useStatChanges(data: DashboardData, shown: ShownFigures): StatCh
   );
 
   const request = useMemo<ChangeRequest | null>(() => {
-    if (!previous || !query || !stats || !affiliates || !events.data || !fees.data) return null;
+    if (!shown || !previous || !query || !events.data || !fees.data) return null;
     return {
       events: events.data.id,
       fees: fees.data.id,
-      affiliates,
-      affiliateFilter,
+      affiliates: shown.request.affiliates,
+      affiliateFilter: shown.request.affiliateFilter,
       range: { ...query, zone: previous.start.zoneName, locale: previous.start.locale },
-      current: stats,
+      current: shown.dashboard.stats,
     };
-  }, [previous, query, stats, affiliates, events.data, fees.data, affiliateFilter]);
+  }, [shown, previous, query, events.data, fees.data]);
 
   // Follows from its request alone (the shown figures are part of it, by value): never stale, and
   // a failure is not retried; the lists' calls are, by the cache's usual rules.

@@ -91,6 +91,12 @@ export function toQuery(range: DateRange): { start: string; end: string } {
   return { start: range.start.toISO(), end: range.end.toISO() };
 }
 
+/** A range again from its query (`toQuery`) and the zone and locale of its days, as a worker receives it. */
+export function rangeOfQuery({ start, end, zone, locale }: { start: string; end: string; zone: string; locale: string }): DateRange {
+  const at = (iso: string) => localDayStart(DateTime.fromISO(iso, { zone, locale }), zone);
+  return { start: at(start), end: at(end) };
+}
+
 /**
  * The previous period of a range: as many local days as the range has (its end minus its start
  * in calendar days), ending where the range starts. Last 30 days (31 days with today) is compared

@@ -9,7 +9,6 @@
 // a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). A call the main
 // thread has made already for this worker (`expect`, `answer`: dashboard-worker.ts) is answered
 // with those bytes when the same URL is asked with the same token, through the same API client.
-import { DateTime } from 'luxon';
 import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
@@ -17,7 +16,7 @@ import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashboard-model.ts';
 import { statChanges, type StatChanges } from '../domain/period-change.ts';
-import { DayIndex, localDayStart, parseInstant, type DateRange } from '../domain/dates.ts';
+import { DayIndex, parseInstant, rangeOfQuery } from '../domain/dates.ts';
 import type { DetailTableName } from '../domain/detail-columns.ts';
 import type { Answer, Expected } from './dashboard-start.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
@@ -158,11 +157,6 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     return found.items as T;
   }
 
-  function rangeOf({ start, end, zone, locale }: WireRange): DateRange {
-    const at = (iso: string) => localDayStart(DateTime.fromISO(iso, { zone, locale }), zone);
-    return { start: at(start), end: at(end) };
-  }
-
   /** What a request derives from: its held lists, affiliates, filter, range and zone. */
   function inputOf(request: Omit<ViewRequest, 'selectedDay'>): Omit<DashboardInput, 'selectedDay'> {
     return {
@@ -170,7 +164,7 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       fees: held<ConnectionFee[]>(request.fees, 'connection_fees'),
       affiliates: request.affiliates,
       affiliateFilter: request.affiliateFilter,
-      range: rangeOf(request.range),
+      range: rangeOfQuery(request.range),
       zone: request.range.zone,
     };
   }

@@ -35,7 +35,7 @@ import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
-import { dateRange, parseDay, toQuery, type DateRange } from '../../domain/dates.ts';
+import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 import { ChartPanel } from './chart-panel.tsx';
@@ -137,24 +137,17 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const derived = useDashboardView(data, request);
 
   const current = derived.dashboard;
-  const dashboard = current ?? derived.last;
+  const dashboard = derived.shown?.dashboard ?? null;
   // The CSV files of the tables on screen, once they are the request's own.
   const csv = useMemo(
     () => (request !== null && current !== null ? (table: DetailTableName) => data.csv({ ...request, table }) : null),
     [data, request, current],
   );
 
-  // The range whose figures are on screen (the last one's stay while the next loads); only then
-  // is its previous period asked for, to show each stat box's change.
-  const [shownRange, setShownRange] = useState<DateRange | null>(null);
-  if (current !== null && shownRange !== range) setShownRange(range);
-  const changes = useStatChanges(data, {
-    range: shownRange,
-    stats: dashboard?.stats ?? null,
-    affiliates: affiliates.data,
-    affiliateFilter: affiliateId,
-    impersonated: scope.impersonated,
-  });
+  // Each stat box's change belongs to the figures on screen: it is asked for the request they
+  // were derived from (the last one's while the next loads), only once they are there, as the
+  // affiliate viewed as that this dashboard is keyed by.
+  const changes = useStatChanges(data, derived.shown, scope.impersonated);
 
   // The first error among affiliates, payment events and fees shows, once no retry is coming
   // for it: while the first failure is retried, the page waits.

@@ -4,6 +4,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
 import type { DateTime } from 'luxon';
+import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -74,22 +75,31 @@ const endsAt = (url: URL, time: DateTime) => Date.parse(url.searchParams.get('en
 const isDated = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
 
 /**
- * The server with every dated call recorded; the calls whose range `held` picks wait until
- * released.
+ * The server with every call recorded; `hold` makes the dated calls it picks wait from then on,
+ * until the release it answers.
  */
-function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
+function gated(server: TestServer) {
   const urls: URL[] = [];
-  let release = () => {};
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const holds: { picks: (url: URL) => boolean; gate: Promise<void> }[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : 'url' in input ? input.url : input.href, TEST_ORIGIN);
     urls.push(url);
-    if (isDated(url) && held(url)) await gate;
+    const waiting = isDated(url) ? holds.filter((held) => held.picks(url)) : [];
+    if (waiting.length > 0) await Promise.all(waiting.map((held) => held.gate));
     return server.fetch(input, init);
   };
-  return { server: { ...server, fetch }, urls, release };
+  const hold = (picks: (url: URL) => boolean) => {
+    let release = () => {};
+    holds.push({ picks, gate: new Promise<void>((resolve) => (release = resolve)) });
+    return () => release();
+  };
+  return { server: { ...server, fetch }, urls, hold };
+}
+
+/** The server with every call recorded; the dated calls `held` picks wait until released. */
+function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
+  const { server: steering, urls, hold } = gated(server);
+  return { server: steering, urls, release: hold(held) };
 }
 
 function renderDashboard(server: TestServer, path = '/') {
@@ -105,6 +115,29 @@ function renderDashboard(server: TestServer, path = '/') {
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
 /** 31 days ending where the last 30 days (with today) start. */
 const before30 = () => ({ start: today().minus({ days: 61 }), end: today().minus({ days: 30 }) });
+const previousMonth = () => ({ start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') });
+/** As many days as the previous month, ending where it starts. */
+function beforePreviousMonth(): { start: DateTime; end: DateTime } {
+  const month = previousMonth();
+  const days = Math.round(month.end.diff(month.start, 'days').days);
+  return { start: month.start.minus({ days }), end: month.start };
+}
+
+/** The usual rows, and a sale in the days before the previous month. */
+function addMonthRows(server: TestServer) {
+  addPreviousRows(server);
+  insertSale(server.db, {
+    id: 3001,
+    created: beforePreviousMonth().start.plus({ days: 2, hours: 12 }),
+    amount: '500.00',
+    affiliateId: 'P1',
+    commissionPc: '10',
+  });
+}
+
+/** Whether a dated call asks for exactly `period` (as instants). */
+const asksFor = (period: { start: DateTime; end: DateTime }) => (url: URL) =>
+  isDated(url) && Date.parse(url.searchParams.get('start') ?? '') === period.start.toMillis() && endsAt(url, period.end);
 
 /** The change as a user sees and hears it, computed straight from the two periods' figures. */
 function expectedChange(current: number | string, previous: number | string): { shown: string; spoken: string } | null {
@@ -131,9 +164,10 @@ function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
   );
 }
 
+type Changes = Record<string, { shown: string; spoken: string }>;
+
 /** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
-function shownChanges(): Record<string, { shown: string; spoken: string }> {
-  const summary = screen.getByRole('region', { name: 'Summary' });
+function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Changes {
   return Object.fromEntries(
     within(summary)
       .getAllByRole('term')
@@ -145,6 +179,47 @@ function shownChanges(): Record<string, { shown: string; spoken: string }> {
         const words = [...line.children].filter((child) => child.getAttribute('aria-hidden') !== 'true');
         return [[term.textContent, { shown: eye?.textContent ?? '', spoken: words.map((child) => child.textContent).join('') }]];
       }),
+  );
+}
+
+/**
+ * Every state of the stat boxes (values and change lines) the page commits from now on, also
+ * across another affiliate's dashboard; `stop` answers them. Each is kept as markup and read at
+ * the end, as reading it by role at each change would slow the page down.
+ */
+function watchSummary() {
+  const seen: string[] = [];
+  const record = () => {
+    const markup = document.querySelector('section[aria-label="Summary"]')?.outerHTML;
+    if (markup !== undefined && markup !== seen.at(-1)) seen.push(markup);
+  };
+  const observer = new MutationObserver(record);
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  record();
+  return {
+    stop(): { stats: Record<string, string>; changes: Changes }[] {
+      observer.disconnect();
+      return seen.map((markup) => {
+        const holder = document.createElement('div');
+        holder.innerHTML = markup;
+        const summary = holder.firstElementChild as HTMLElement;
+        return { stats: shownStats(summary), changes: shownChanges(summary) };
+      });
+    },
+  };
+}
+
+/** The states among `seen` whose change lines are neither those of their figures nor none. */
+function mismatched(
+  seen: ReturnType<ReturnType<typeof watchSummary>['stop']>,
+  pairs: { stats: Record<string, string>; changes: Changes }[],
+) {
+  return seen.filter(
+    (state) =>
+      !pairs.some(
+        ({ stats, changes }) =>
+          isDeepStrictEqual(state.stats, stats) && (isDeepStrictEqual(state.changes, changes) || isDeepStrictEqual(state.changes, {})),
+      ),
   );
 }
 
@@ -242,19 +317,9 @@ describe('change against the previous period', () => {
   });
 
   it('follows the date range: a month against as many days before its first', async () => {
-    const month = { start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') };
-    const days = Math.round(month.end.diff(month.start, 'days').days);
-    const before: { start: DateTime; end: DateTime } = { start: month.start.minus({ days }), end: month.start };
-    const server = await signedIn('parent', (test) => {
-      addPreviousRows(test);
-      insertSale(test.db, {
-        id: 3001,
-        created: before.start.plus({ days: 2, hours: 12 }),
-        amount: '500.00',
-        affiliateId: 'P1',
-        commissionPc: '10',
-      });
-    });
+    const month = previousMonth();
+    const before = beforePreviousMonth();
+    const server = await signedIn('parent', addMonthRows);
     const { user } = renderDashboard(server);
     await waitForFigures();
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
@@ -270,5 +335,126 @@ describe('change against the previous period', () => {
       ),
     );
     await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+
+  it('keeps each change with the figures it belongs to while another range loads', async () => {
+    const month = previousMonth();
+    const before = beforePreviousMonth();
+    const server = await signedIn('parent', addMonthRows);
+    const { server: held, urls, hold } = gated(server);
+    const { user } = renderDashboard(held);
+    await waitForFigures();
+    const summary = () => screen.getByRole('region', { name: 'Summary' });
+
+    const last30Figures = expectedFigures(server.db, { ...parentScope, ...last30() });
+    const last30Changes = expectedChanges(last30Figures, expectedFigures(server.db, { ...parentScope, ...before30() }));
+    const monthFigures = expectedFigures(server.db, { ...parentScope, ...month });
+    const monthChanges = expectedChanges(monthFigures, expectedFigures(server.db, { ...parentScope, ...before }));
+    // Either pairing of one range's figures with the other's previous period would show here.
+    expect(Object.keys(last30Changes).length).toBeGreaterThan(0);
+    expect(statBoxes(monthFigures)).not.toEqual(statBoxes(last30Figures));
+    expect(monthChanges).not.toEqual(last30Changes);
+    await waitFor(() => expect(shownChanges()).toEqual(last30Changes));
+
+    // The month's own calls, then its previous period's, wait.
+    const watched = watchSummary();
+    const releaseMonth = hold(asksFor(month));
+    const releaseBefore = hold(asksFor(before));
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+    await waitFor(() => expect(urls.filter(asksFor(month))).toHaveLength(2));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    // The last 30 days stay on screen with their own change; the month's previous period is not
+    // asked for before the month's figures are there.
+    expect(shownStats(summary())).toEqual(statBoxes(last30Figures));
+    expect(shownChanges()).toEqual(last30Changes);
+    expect(urls.filter(asksFor(before))).toHaveLength(0);
+
+    releaseMonth();
+    await waitFor(() => expect(shownStats(summary())).toEqual(statBoxes(monthFigures)));
+    await waitFor(() => expect(urls.filter(asksFor(before))).toHaveLength(2));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    // The month's figures show no change until its own previous period is there.
+    expect(shownStats(summary())).toEqual(statBoxes(monthFigures));
+    expect(shownChanges()).toEqual({});
+
+    releaseBefore();
+    await waitFor(() => expect(shownChanges()).toEqual(monthChanges));
+
+    // At no moment did one range's figures show a change against the other's previous period.
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(2);
+    expect(
+      mismatched(seen, [
+        { stats: statBoxes(last30Figures), changes: last30Changes },
+        { stats: statBoxes(monthFigures), changes: monthChanges },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('shows a newly chosen affiliate’s figures with their own change, never the last one’s', async () => {
+    const server = await signedIn('parent');
+    const { user } = renderDashboard(server);
+    await waitForFigures();
+    const parent = {
+      stats: statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...parentScope, ...last30() }),
+        expectedFigures(server.db, { ...parentScope, ...before30() }),
+      ),
+    };
+    const child = {
+      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...childScope, ...last30() }),
+        expectedFigures(server.db, { ...childScope, ...before30() }),
+      ),
+    };
+    expect(child.changes).not.toEqual(parent.changes);
+    await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
+
+    const watched = watchSummary();
+    await user.selectOptions(screen.getByLabelText('Affiliate'), 'Child One');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await waitFor(() => expect(shownChanges()).toEqual(child.changes));
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(mismatched(seen, [parent, child])).toEqual([]);
+  });
+
+  it('shows the figures of the affiliate viewed as with their own change, never the last view’s', async () => {
+    const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
+    const server = await signedIn('admin');
+    const { server: held, hold } = gated(server);
+    const { session } = renderDashboard(held);
+    await waitForFigures();
+    const everyone = {
+      stats: statBoxes(expectedFigures(server.db, { ...adminScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...adminScope, ...last30() }),
+        expectedFigures(server.db, { ...adminScope, ...before30() }),
+      ),
+    };
+    const child = {
+      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
+      changes: expectedChanges(
+        expectedFigures(server.db, { ...childScope, ...last30() }),
+        expectedFigures(server.db, { ...childScope, ...before30() }),
+      ),
+    };
+    expect(child.changes).not.toEqual(everyone.changes);
+    await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
+
+    // The range's calls as Child One wait a while.
+    const viewedAs = (url: URL) => url.searchParams.get('impersonate_affiliate') === 'C1';
+    const release = hold((url) => viewedAs(url) && asksFor(last30())(url));
+    const watched = watchSummary();
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    release();
+    await waitFor(() => expect(shownChanges()).toEqual(child.changes));
+    const seen = watched.stop();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(mismatched(seen, [everyone, child])).toEqual([]);
   });
 });
