@@ -7,6 +7,7 @@ import path from 'node:path';
 import { minifySync, runnerImport, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { bootScriptSource } from '../src/features/auth/prerendered-login.ts';
+import { DASHBOARD_MODULES_META } from '../src/workers/dashboard-modules.ts';
 
 type PrerenderModule = typeof import('../src/app/prerender.tsx');
 
@@ -36,6 +37,32 @@ function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string)
   const waits = chunk.imports.filter((name) => !/rolldown-runtime/.test(name));
   if (waits.length > 0) throw new Error(`prerender-login: the dashboard's start chunk imports ${waits.join(', ')}`);
   return `${base}${chunk.fileName}`;
+}
+
+/** The modules of the dashboard's lazily loaded page and chart. */
+const DASHBOARD_MODULES = ['/src/features/dashboard/dashboard-page.tsx', '/src/features/dashboard/daily-chart.tsx'];
+
+/**
+ * The URLs of the chunks the dashboard's page and chart are made of, with every chunk they import,
+ * less what index.html preloads anyway (the entry and its imports): for a returning user the
+ * dashboard's start (src/workers/dashboard-worker.ts) asks for them while the app's entry runs.
+ */
+function dashboardModules(bundle: Rolldown.OutputBundle | undefined, base: string): string[] {
+  const chunks = Object.values(bundle ?? {}).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const preloaded = new Set(chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [chunk.fileName, ...chunk.imports]));
+  const listed = new Set<string>();
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (preloaded.has(chunk.fileName) || listed.has(chunk.fileName)) return;
+    listed.add(chunk.fileName);
+    for (const name of chunk.imports) visit(byFile.get(name)!);
+  };
+  for (const id of DASHBOARD_MODULES) {
+    const chunk = chunks.find((candidate) => candidate.moduleIds.some((moduleId) => moduleId.endsWith(id)));
+    if (!chunk) throw new Error(`prerender-login: no chunk holds ${id}`);
+    visit(chunk);
+  }
+  return [...listed].map((fileName) => `${base}${fileName}`);
 }
 
 export function prerenderLogin(): Plugin {
@@ -73,7 +100,11 @@ export function prerenderLogin(): Plugin {
         ).code.trim();
         return html
           .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]}">`)
-          .replace('</title>', `</title>\n    <script>${script}</script>`)
+          .replace(
+            '</title>',
+            `</title>\n    <meta name="${DASHBOARD_MODULES_META}" content="${dashboardModules(context.bundle, config.base).join(' ')}">` +
+              `\n    <script>${script}</script>`,
+          )
           .replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
       },
     },

@@ -115,3 +115,41 @@ describe("the dashboard's start for a stored session, before the app runs", () =
     expect(told.slice(3).map((call) => call.token)).toEqual(['refreshed-access', 'refreshed-access', 'refreshed-access']);
   });
 });
+
+describe("the dashboard's code for a stored session, before the app runs", () => {
+  const listed = ['/assets/dashboard-page-1.js', '/assets/daily-chart-2.js'];
+  const preloads = () =>
+    [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname);
+
+  beforeEach(() => {
+    const meta = document.createElement('meta');
+    meta.name = 'dashboard-modules';
+    meta.content = listed.join(' ');
+    document.head.append(meta);
+  });
+  afterEach(() => document.head.replaceChildren());
+
+  it("asks for the modules the page lists on the dashboard's routes, before its calls", async () => {
+    let preloadedBeforeCalls: string[] | null = null;
+    vi.stubGlobal('fetch', () => {
+      preloadedBeforeCalls ??= preloads();
+      return new Promise<Response>(() => {});
+    });
+    await pageLoad('/', JSON.stringify(stored()));
+    expect(preloads()).toEqual(listed);
+    expect(preloadedBeforeCalls).toEqual(listed);
+    // Module scripts are fetched in CORS mode: so are their preloads, or the fetch is not reused.
+    for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) expect(link.crossOrigin).toBe('');
+  });
+
+  it('asks for them too when the stored token must be refreshed first: the dashboard opens all the same', async () => {
+    await pageLoad('/affiliate/AFF-101', JSON.stringify(stored(30)));
+    expect(told).toEqual([]);
+    expect(preloads()).toEqual(listed);
+  });
+
+  it('asks for nothing on other routes', async () => {
+    for (const path of ['/reports', '/login', '/invite/abc']) await pageLoad(path, JSON.stringify(stored()));
+    expect(preloads()).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@
 //   own calls with the new one, and the early answers go unused);
 // - from the app, once the session is known on a dashboard route (dashboard-preload.ts).
 import type { SessionCalls } from '../api/dashboard-data.ts';
+import { preloadDashboardModules } from './dashboard-modules.ts';
 import { startCalls } from './dashboard-start.ts';
 
 /** What the worker's start needs of the session. */
@@ -96,6 +97,8 @@ export function startForStoredSession(
 }
 
 if (typeof window !== 'undefined') {
+  // This chunk is loaded early only for a stored session: the dashboard's code is asked for first.
+  if (DASHBOARD_ROUTE.test(location.pathname)) preloadDashboardModules(document);
   try {
     startForStoredSession(__APP_CONFIG__.apiBaseUrl, location.pathname, localStorage);
   } catch {

@@ -129,6 +129,18 @@ describe("the dashboard's data worker", () => {
       for (const startTime of calls) expect(startTime).toBeLessThan(appStarted);
     });
 
+    await step(p, SCREEN, "the dashboard's page and chart code asked for before the default range's calls", async () => {
+      const started = await p.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime })),
+      );
+      const firstCall = Math.min(...started.filter((entry) => entry.name.startsWith('/api/v2/')).map((entry) => entry.startTime));
+      for (const chunk of [/^\/assets\/dashboard-page-.*\.js$/, /^\/assets\/daily-chart-.*\.js$/]) {
+        const asked = started.find((entry) => chunk.test(entry.name));
+        expect(asked, String(chunk)).toBeDefined();
+        expect(asked!.startTime, String(chunk)).toBeLessThan(firstCall);
+      }
+    });
+
     // A day of the chart: its tables come from the worker too.
     const bar = p.getByRole('button', { name: / Referral Fees / }).first();
     const label = (await bar.getAttribute('aria-label')) ?? '';
