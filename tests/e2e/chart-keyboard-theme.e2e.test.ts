@@ -3,12 +3,12 @@
 // day and Escape clears it (docs/product-rules.md, The chart from the keyboard); with the system
 // set to dark every screen is dark and axe-clean, the QR code stays dark on light, and the chart's
 // axis text follows the theme, also when the system setting changes while the page is open.
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_INVITE_ID } from '../../server/seed.ts';
-import { launchBrowser } from './browser.ts';
 import { expectAccessible, keepScreenshot, settled } from './checks.ts';
-import { password, startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
+import { password } from './portal.ts';
 import { DESKTOP, expectVisible, signedInPage, step } from './session.ts';
 
 const SCREEN = 'dashboard';
@@ -20,33 +20,17 @@ const DARK_BACKGROUND = 'rgb(18, 23, 28)';
 const LIGHT_AXIS_TEXT = 'rgb(82, 96, 109)';
 const DARK_AXIS_TEXT = 'rgb(163, 174, 185)';
 
-let browser: Browser;
-let portal: Portal;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.context().close();
-});
+const e2e = setUpPortal();
 
 async function dashboard(context: BrowserContextOptions = {}): Promise<Page> {
-  const page = await signedInPage(browser, portal, 'globetrotter', { context });
-  pages.push(page);
+  const page = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context }));
   await expectVisible(page, SCREEN, page.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart with its bars', 15_000);
   return page;
 }
 
 async function signedOutPage(path: string, context: BrowserContextOptions = DARK): Promise<Page> {
-  const page = await (await browser.newContext(context)).newPage();
-  pages.push(page);
-  await page.goto(`${portal.url}${path}`);
+  const page = e2e.track(await (await e2e.browser.newContext(context)).newPage());
+  await page.goto(`${e2e.portal.url}${path}`);
   return page;
 }
 

@@ -6,11 +6,10 @@
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
 import Papa from 'papaparse';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { expectVisible, signedInPage, step } from './session.ts';
 
 const ZONE = 'Pacific/Auckland';
@@ -28,14 +27,10 @@ const FORMULA_SALE = {
 };
 const formulaSaleAt = DateTime.now().minus({ minutes: 5 });
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
+const e2e = setUpPortal();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-  portal.db
+beforeAll(() => {
+  e2e.portal.db
     .prepare(
       'INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product, policies) VALUES (?, ?, ?, ?, ?, ?, ?)',
     )
@@ -51,21 +46,13 @@ beforeAll(async () => {
       ]),
     );
 });
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
 
 async function openDashboard(timezoneId = ZONE): Promise<Page> {
-  page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId } });
+  const page = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId } }));
   await expectVisible(page, SCREEN, page.getByRole('heading', { level: 1, name: HEADING, exact: true }), `the heading '${HEADING}'`);
   await expectVisible(page, SCREEN, page.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
   await step(page, SCREEN, "no 'Loading sales...' once the data is there", () =>
-    page!.getByText('Loading sales...').first().waitFor({ state: 'hidden' }),
+    page.getByText('Loading sales...').first().waitFor({ state: 'hidden' }),
   );
   return page;
 }
@@ -113,7 +100,6 @@ describe("the detail tables' CSV export", () => {
         expect(await p.locator(`[id="${describedBy}"]`).textContent()).toBe(`Days in ${zone}`);
       });
       await p.context().close();
-      page = undefined;
     }
   });
 

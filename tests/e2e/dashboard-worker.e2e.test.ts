@@ -5,10 +5,9 @@
 // show, its previous period's (for the stat boxes' change) once each, a 401 on one of them
 // ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
 // For a returning user those calls go out before the app's own code has run.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { startPortal, type Portal } from './portal.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'dashboard (worker)';
@@ -20,22 +19,7 @@ declare global {
   }
 }
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 const statValues = (p: Page) => p.getByRole('region', { name: 'Summary' }).locator('dd');
 
@@ -57,7 +41,7 @@ async function withAnswers(
 async function newTab(
   prepare: (context: BrowserContext) => Promise<void> = () => Promise.resolve(),
 ): Promise<{ p: Page; log: ApiRequest[] }> {
-  const first = (page = await signedInPage(browser, portal, 'globetrotter'));
+  const first = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter'));
   await expectVisible(first, SCREEN, statValues(first).first(), 'the stat boxes of the first load', 15_000);
   await prepare(first.context());
   const p = await first.context().newPage();
@@ -70,7 +54,7 @@ async function newTab(
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-app-started'] });
   });
   const log = recordApiRequests(p);
-  await p.goto(`${portal.url}${entryPath('/')}`);
+  await p.goto(`${e2e.portal.url}${entryPath('/')}`);
   return { p, log };
 }
 

@@ -4,11 +4,10 @@
 // (docs/product-rules.md, Date ranges, in the browser's time zone), selecting a day on the chart by
 // mouse and keyboard, the affiliate selector, the Fees/Sales chart switch, and the 390 px layout.
 import { DateTime } from 'luxon';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 // A zone far from UTC (and from the server's), so that a range built in the wrong zone shows.
@@ -16,30 +15,15 @@ const ZONE = 'Pacific/Auckland';
 const HEADING = 'Globetrotter Travel Sales Dashboard';
 const SCREEN = 'dashboard';
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 async function openDashboard(options: { width?: number; path?: string } = {}): Promise<Page> {
   const width = options.width ?? 1280;
-  page = await signedInPage(browser, portal, 'globetrotter', {
+  const page = await signedInPage(e2e.browser, e2e.portal, 'globetrotter', {
     path: options.path,
     context: { timezoneId: ZONE, viewport: { width, height: width < 768 ? 844 : 900 } },
   });
-  return page;
+  return e2e.track(page);
 }
 
 const dashboardHeading = (p: Page, name = HEADING) => p.getByRole('heading', { level: 1, name, exact: true });
@@ -201,7 +185,7 @@ async function emptyChartPoint(p: Page): Promise<{ x: number; y: number }> {
 describe('the Sales Dashboard', () => {
   it('shows the heading and the stat boxes with values', async () => {
     const p = await openDashboard();
-    expect(p.url()).toBe(`${portal.url}/`);
+    expect(p.url()).toBe(`${e2e.portal.url}/`);
     await dashboardShown(p);
     await step(p, SCREEN, 'the Dashboard tab marked as the current page', async () => {
       expect(
@@ -242,7 +226,7 @@ describe('the Sales Dashboard', () => {
     const p = await openDashboard();
     const log = recordApiRequests(p);
     // Load the portal anew (a fresh cache), so that the default range's first calls are seen.
-    await p.goto(`${portal.url}${entryPath('/')}`);
+    await p.goto(`${e2e.portal.url}${entryPath('/')}`);
     await dashboardShown(p);
     expect(await p.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(ZONE);
 
@@ -356,7 +340,7 @@ describe('the Sales Dashboard', () => {
     await daySelected(p, barLabel, 'clicking the bar before choosing an affiliate');
 
     await selector.selectOption({ label: 'Globetrotter Berlin' });
-    await step(p, SCREEN, 'the route /affiliate/AFF-110', () => p.waitForURL(`${portal.url}/affiliate/AFF-110`));
+    await step(p, SCREEN, 'the route /affiliate/AFF-110', () => p.waitForURL(`${e2e.portal.url}/affiliate/AFF-110`));
     await dashboardShown(p, 'Globetrotter Berlin Sales Dashboard');
     expect(await selector.inputValue()).toBe('AFF-110');
     await dayCleared(p, 'choosing another affiliate');
@@ -365,7 +349,7 @@ describe('the Sales Dashboard', () => {
     });
 
     await selector.selectOption({ label: 'All affiliates' });
-    await step(p, SCREEN, 'the route / again', () => p.waitForURL(`${portal.url}/`));
+    await step(p, SCREEN, 'the route / again', () => p.waitForURL(`${e2e.portal.url}/`));
     await dashboardShown(p);
   });
 

@@ -1,31 +1,15 @@
 // Viewing the portal as an affiliate (see docs/product-rules.md, Who sees what): the superuser's
 // 'View as Affiliate' selector in the header, the 'Viewing as' line, the impersonate_affiliate
 // parameter on every API call meanwhile, and its absence for other users.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'View as Affiliate';
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
 const viewAs = (p: Page) => p.getByLabel('View as Affiliate');
@@ -47,8 +31,7 @@ function calledAfter(p: Page, log: ApiRequest[], from: number, path: string, scr
 
 describe('View as Affiliate', () => {
   it('lets the superuser view the portal as Globetrotter Travel, every call carrying impersonate_affiliate, and stop', async () => {
-    page = await signedInPage(browser, portal, 'admin');
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'admin'));
     const log = recordApiRequests(p);
     await dashboardLoaded(p, 'Sales Dashboard');
 
@@ -74,7 +57,7 @@ describe('View as Affiliate', () => {
     await selector.selectOption({ label: 'Globetrotter Travel' });
     await expectVisible(p, SCREEN, p.getByText('Viewing as Globetrotter Travel', { exact: true }), "'Viewing as Globetrotter Travel'");
     await dashboardLoaded(p, 'Globetrotter Travel Sales Dashboard');
-    expect(p.url()).toBe(`${portal.url}/`);
+    expect(p.url()).toBe(`${e2e.portal.url}/`);
     await calledAfter(p, log, mark, 'payment_events/', 'dashboard (viewing as)');
     await calledAfter(p, log, mark, 'connection_fees/', 'dashboard (viewing as)');
     await checkScreen(p, 'view-as-affiliate');
@@ -114,8 +97,7 @@ describe('View as Affiliate', () => {
   });
 
   it("has no 'View as Affiliate' for a user who is not a superuser", async () => {
-    page = await signedInPage(browser, portal, 'berlin');
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'berlin'));
     await dashboardLoaded(p, 'Globetrotter Berlin Sales Dashboard');
     await step(p, 'dashboard (berlin)', "no 'View as Affiliate' selector and no 'Viewing as' line", async () => {
       expect(await viewAs(p).count()).toBe(0);

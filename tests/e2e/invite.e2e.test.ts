@@ -1,39 +1,24 @@
 // Invite registration against the reference server: the demo invite for Globetrotter Lisbon, the
 // client's field checks, the server's field error, a registration that lands on the 2FA set-up and,
 // with an e-mailed code, on the dashboard; the used invite and an unknown one are 'Invalid Invite'.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_INVITE_ID } from '../../server/seed.ts';
-import { launchBrowser } from './browser.ts';
 import { checkScreen } from './checks.ts';
-import { password, startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
+import { password } from './portal.ts';
 import { DESKTOP, expectVisible, step } from './session.ts';
 
 const JOIN = 'Join';
 const INVALID = 'Invalid Invite';
 const NEW_EMAIL = 'lisbon.agent@demo.example';
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 async function openInvite(inviteId: string): Promise<Page> {
-  const context = await browser.newContext(DESKTOP);
-  page = await context.newPage();
-  await page.goto(`${portal.url}/invite/${inviteId}`);
+  const context = e2e.track(await e2e.browser.newContext(DESKTOP));
+  const page = await context.newPage();
+  await page.goto(`${e2e.portal.url}/invite/${inviteId}`);
   return page;
 }
 
@@ -101,7 +86,7 @@ describe('invite registration', () => {
     expect(new URL(p.url()).pathname).toBe(`/invite/${DEMO_INVITE_ID}`);
 
     await p.getByRole('button', { name: 'Back to Login' }).click();
-    await step(p, JOIN, "'Back to Login' going to /login", () => p.waitForURL(`${portal.url}/login`));
+    await step(p, JOIN, "'Back to Login' going to /login", () => p.waitForURL(`${e2e.portal.url}/login`));
     await expectVisible(p, 'login', p.getByRole('heading', { name: 'Affiliate Login' }), "the 'Affiliate Login' form");
   });
 
@@ -111,7 +96,7 @@ describe('invite registration', () => {
     await fillForm(p, NEW_EMAIL, password, password);
     await createAccount(p);
 
-    await step(p, 'registration', 'the route / after creating the account', () => p.waitForURL(`${portal.url}/`));
+    await step(p, 'registration', 'the route / after creating the account', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(
       p,
       '2FA setup required',
@@ -133,7 +118,7 @@ describe('invite registration', () => {
       15_000,
     );
     await expectVisible(p, 'e-mail 2FA setup', p.getByText(NEW_EMAIL), 'the address the code went to');
-    await p.getByLabel('Email Verification Code').fill(await portal.emailCode(NEW_EMAIL));
+    await p.getByLabel('Email Verification Code').fill(await e2e.portal.emailCode(NEW_EMAIL));
     await p.getByRole('button', { name: 'Confirm' }).click();
     await expectVisible(
       p,
@@ -144,13 +129,13 @@ describe('invite registration', () => {
     );
 
     // The same invite in another browser: used up.
-    const other = await (await browser.newContext(DESKTOP)).newPage();
+    const other = await (await e2e.browser.newContext(DESKTOP)).newPage();
     try {
-      await other.goto(`${portal.url}/invite/${DEMO_INVITE_ID}`);
+      await other.goto(`${e2e.portal.url}/invite/${DEMO_INVITE_ID}`);
       await invalidInviteShown(other, 'the invite already used');
       await checkScreen(other, 'invite-invalid');
       await other.getByRole('button', { name: 'Go to Login' }).click();
-      await step(other, INVALID, "'Go to Login' going to /login", () => other.waitForURL(`${portal.url}/login`));
+      await step(other, INVALID, "'Go to Login' going to /login", () => other.waitForURL(`${e2e.portal.url}/login`));
       await expectVisible(other, 'login', other.getByRole('heading', { name: 'Affiliate Login' }), "the 'Affiliate Login' form");
     } finally {
       await other.context().close();

@@ -5,34 +5,19 @@
 // form. The suite's setup fails any test that breaks the Content Security Policy on the way.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { DIST, password, startPortal, type Portal } from './portal.ts';
+import type { BrowserContext, Page, Request, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setUpPortal } from './harness.ts';
+import { DIST, password } from './portal.ts';
 import { DESKTOP, poll, signedInPage, step } from './session.ts';
 
-let browser: Browser;
-let portal: Portal;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
+const e2e = setUpPortal();
 
 const ENTRY_SCRIPT = /\/assets\/index-[^/]+\.js$/;
 
 /** A page whose app script is held back until `release` is called, and what it reports. */
 async function pageWithScriptHeld(options: { context?: BrowserContext } = {}) {
-  context = options.context ?? (await browser.newContext(DESKTOP));
+  const context = options.context ?? e2e.track(await e2e.browser.newContext(DESKTOP));
   const page = await context.newPage();
   let release = () => {};
   const released = new Promise<void>((resolve) => {
@@ -52,7 +37,7 @@ async function pageWithScriptHeld(options: { context?: BrowserContext } = {}) {
 
 /** Opens a path and waits for the page's stylesheet, without waiting for the held script. */
 async function open(page: Page, route: string): Promise<void> {
-  await page.goto(`${portal.url}${route}`, { waitUntil: 'commit' });
+  await page.goto(`${e2e.portal.url}${route}`, { waitUntil: 'commit' });
   await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')));
 }
 
@@ -143,7 +128,7 @@ describe('the login form before the app runs', () => {
       page.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor(),
     );
     expect(navigations).toEqual([]);
-    expect(page.url()).toBe(`${portal.url}/login`);
+    expect(page.url()).toBe(`${e2e.portal.url}/login`);
     const withPassword = requests.filter(
       (request) =>
         request.url().includes(password) ||
@@ -186,8 +171,8 @@ describe('where the prerendered form must not show', () => {
   });
 
   it('never shows for a stored session: not at first paint, nor while the app starts', async () => {
-    const signedIn = await signedInPage(browser, portal, 'berlin');
-    context = signedIn.context();
+    const signedIn = await signedInPage(e2e.browser, e2e.portal, 'berlin');
+    const context = e2e.track(signedIn.context());
     await signedIn.close();
     await watchForLoginForm(context);
     const { page, release } = await pageWithScriptHeld({ context });
@@ -202,7 +187,7 @@ describe('where the prerendered form must not show', () => {
     await step(page, 'dashboard', "berlin's dashboard, signed in", () =>
       page.getByRole('button', { name: 'Logout' }).waitFor({ timeout: 15_000 }),
     );
-    expect(page.url()).toBe(`${portal.url}/`);
+    expect(page.url()).toBe(`${e2e.portal.url}/`);
     expect(await loginShown(page)).toBe(false);
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-login-hidden'))).toBe(false);
   });
@@ -212,13 +197,12 @@ describe('where the prerendered form must not show', () => {
       const { page } = await pageWithScriptHeld();
       await open(page, route);
       expect(await loginHeading(page).isVisible(), route).toBe(false);
-      await context?.close();
-      context = undefined;
+      await page.context().close();
     }
   });
 
   it('shows the login form the app renders after a hidden start with an unreadable session', async () => {
-    context = await browser.newContext(DESKTOP);
+    const context = e2e.track(await e2e.browser.newContext(DESKTOP));
     await context.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
         localStorage.setItem('auth_token', 'not a token record');
@@ -226,7 +210,7 @@ describe('where the prerendered form must not show', () => {
       }
     });
     const page = await context.newPage();
-    await page.goto(`${portal.url}/login`);
+    await page.goto(`${e2e.portal.url}/login`);
     await loginHeading(page).waitFor();
     await poll('the app started and the hidden mark gone', async () =>
       (await appStarted(page)) && !(await page.evaluate(() => document.documentElement.hasAttribute('data-login-hidden')))

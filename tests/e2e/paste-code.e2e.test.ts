@@ -1,36 +1,23 @@
 // Pasting a code in a real Chromium against the built portal and the reference server: a code
 // grouped for reading ('123 456', '123-456') keeps its digits and signs the account in.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { account, password, startPortal, totp, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
+import { account, password, totp } from './portal.ts';
 
-let browser: Browser;
-let portal: Portal;
-let context: BrowserContext;
+const e2e = setUpPortal();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = e2e.track(await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } }));
   // The portal's own page may read and write the clipboard, as a user allows it.
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.portal.url });
   page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
 });
 
 async function submitCredentials(username: string) {
-  await page.goto(`${portal.url}/login`);
+  await page.goto(`${e2e.portal.url}/login`);
   await page.getByLabel('Email or Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
@@ -55,7 +42,7 @@ describe('pasting a code', () => {
     await checkScreen(page, 'totp-verification-pasted');
     await page.getByRole('button', { name: 'Verify' }).click();
     await dashboardHeading().waitFor();
-    expect(page.url()).toBe(`${portal.url}/`);
+    expect(page.url()).toBe(`${e2e.portal.url}/`);
   });
 
   it("signs an e-mail account in with its code pasted as '123-456'", async () => {
@@ -63,7 +50,7 @@ describe('pasting a code', () => {
     await submitCredentials('berlin');
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
 
-    const code = await portal.emailCode(email);
+    const code = await e2e.portal.emailCode(email);
     const field = page.getByLabel('Email Verification Code');
     await field.focus();
     // A paste event carrying the text, as the browser fires it for a paste from any source.
@@ -79,6 +66,6 @@ describe('pasting a code', () => {
     expect(await field.inputValue()).toBe(code);
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await dashboardHeading().waitFor();
-    expect(page.url()).toBe(`${portal.url}/`);
+    expect(page.url()).toBe(`${e2e.portal.url}/`);
   });
 });

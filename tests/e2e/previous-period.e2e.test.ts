@@ -6,11 +6,10 @@
 // range's own calls; axe clean.
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step } from './session.ts';
 
 const ZONE = 'Pacific/Auckland';
@@ -18,22 +17,7 @@ const SCREEN = 'dashboard (previous period)';
 /** What globetrotter sees on /: its own and its children's sales; the fees of its children's. */
 const SCOPE = { affiliates: ['AFF-100', 'AFF-110', 'AFF-120'], connected: ['AFF-110', 'AFF-120'] };
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 // --- The figures, straight from the rows --------------------------------------------------------
 
@@ -59,7 +43,7 @@ const decimal = (text: string | null) => new BigNumber(text ?? 0);
 /** The stat boxes' figures of [start, end), money rounded to 2 decimals as the boxes show it. */
 function figures({ start, end }: Period): Figures {
   const rows = <T>(table: string, ids: string[]) =>
-    portal.db
+    e2e.portal.db
       .prepare(`SELECT * FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${ids.map(() => '?').join(', ')})`)
       .all(start.toUTC().toISO(), end.toUTC().toISO(), ...ids) as T[];
   const events = rows<{ id: number; amount: string | null; commission_pc: string | null }>('payment_events', SCOPE.affiliates);
@@ -158,8 +142,7 @@ function shownBoxes(p: Page): Promise<Box[]> {
 }
 
 async function openDashboard(): Promise<Page> {
-  page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } });
-  return page;
+  return e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId: ZONE } }));
 }
 
 /** Waits until the page shows the boxes the range and its previous period call for. */
@@ -190,7 +173,7 @@ describe('change against the previous period', () => {
     await p.goto('about:blank');
     const log = recordApiRequests(p);
     // Load the portal anew (a fresh cache), so that the first calls are seen.
-    await p.goto(`${portal.url}${entryPath('/')}`);
+    await p.goto(`${e2e.portal.url}${entryPath('/')}`);
     const range = { start: today().minus({ days: 30 }), end: today().plus({ days: 1 }).startOf('day') };
     const expected = await boxesShown(p, range, 'Last 30 days');
     await step(p, SCREEN, 'the demo data has a change in most boxes', () => {

@@ -7,11 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { DateTime } from 'luxon';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { expectVisible, signedInPage, step } from './session.ts';
 
 const SCREEN = 'Reports';
@@ -30,24 +29,14 @@ interface Report {
   sales: number;
 }
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
+const e2e = setUpPortal();
 let downloads: string;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
+beforeAll(() => {
   downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-downloads-'));
 });
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+afterAll(() => {
   if (downloads) fs.rmSync(downloads, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
 });
 
 /** The latest report of each period of one affiliate, newest first, 12 at most. */
@@ -68,7 +57,7 @@ async function openReportsTab(p: Page): Promise<Report[]> {
   const tab = p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' });
   await tab.click();
   await step(p, SCREEN, "the URL /reports and the Reports tab marked aria-current='page'", async () => {
-    await p.waitForURL(`${portal.url}/reports`);
+    await p.waitForURL(`${e2e.portal.url}/reports`);
     expect(await tab.getAttribute('aria-current')).toBe('page');
     expect(
       await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current'),
@@ -120,8 +109,7 @@ async function downloadAndCheck(p: Page, button: Locator, report: Report, where:
 
 describe('the Reports screen', () => {
   it("lists Globetrotter Travel's latest reports, newest first, and downloads one as .xlsx", async () => {
-    page = await signedInPage(browser, portal, 'globetrotter');
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter'));
     const reports = await openReportsTab(p);
     await expectVisible(p, SCREEN, p.getByRole('heading', { level: 1, name: 'Reports', exact: true }), "the heading 'Reports'");
     await expectVisible(p, SCREEN, p.getByText(NOTE, { exact: true }), 'the note that reports are monthly, from the 15th');
@@ -156,8 +144,7 @@ describe('the Reports screen', () => {
   });
 
   it('lets the superuser choose between the top-level affiliates with reports', async () => {
-    page = await signedInPage(browser, portal, 'admin');
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'admin'));
     const reports = await openReportsTab(p);
     await expectVisible(p, SCREEN, reportsTable(p), 'the table of reports', 15_000);
     const selector = p.getByLabel('Affiliate', { exact: true });
@@ -186,8 +173,9 @@ describe('the Reports screen', () => {
   });
 
   it('shows cards with Sales, Premium, Commission and Connection Fees at 390 px, and downloads from a card', async () => {
-    page = await signedInPage(browser, portal, 'globetrotter', { context: { viewport: { width: 390, height: 844 } } });
-    const p = page;
+    const p = e2e.track(
+      await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { viewport: { width: 390, height: 844 } } }),
+    );
     const reports = await openReportsTab(p);
     const where = `${SCREEN} (390 px)`;
     const cards = p.getByRole('list', { name: 'Reports' }).getByRole('listitem');

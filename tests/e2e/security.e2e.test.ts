@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { pendingCspViolations, takeCspViolations } from './csp.ts';
-import { DIST, startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
+import { DIST } from './portal.ts';
 import { DESKTOP, poll } from './session.ts';
 
 // The built page's one inline script (the prerendered login form's) is allowed by its hash.
@@ -16,22 +16,7 @@ const inlineScript = /<script>([\s\S]*?)<\/script>/.exec(fs.readFileSync(path.jo
 const inlineScriptHash = `'sha256-${createHash('sha256').update(inlineScript).digest('base64')}'`;
 const CSP = `default-src 'self'; script-src 'self' ${inlineScriptHash}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 function expectSecurityHeaders(response: Response, what: string): Record<string, string> {
   const headers = response.headers();
@@ -46,14 +31,14 @@ function expectSecurityHeaders(response: Response, what: string): Record<string,
 
 describe('security headers', () => {
   it('come with the portal page, its script and stylesheet, and API answers (kept out of caches)', async () => {
-    page = await (await browser.newContext(DESKTOP)).newPage();
+    const page = e2e.track(await (await e2e.browser.newContext(DESKTOP)).newPage());
     const responses: Response[] = [];
     page.on('response', (response) => responses.push(response));
     // The heading is in the page itself (prerendered): the entry and stylesheet may come after it.
     const isScript = (response: Response) => /\/assets\/index-[^/]+\.js$/.test(response.url());
     const isStylesheet = (response: Response) => /\/assets\/[^/]+\.css$/.test(response.url());
     const loaded = Promise.all([page.waitForResponse(isScript), page.waitForResponse(isStylesheet)]);
-    const document = await page.goto(`${portal.url}/login`);
+    const document = await page.goto(`${e2e.portal.url}/login`);
     await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
     await loaded;
     expectSecurityHeaders(document!, 'the portal page');
@@ -66,7 +51,7 @@ describe('security headers', () => {
     expectSecurityHeaders(stylesheet!, 'the stylesheet');
 
     // A wrong password: the API's error answer as the portal receives it.
-    const answer = page.waitForResponse((response) => response.url() === `${portal.url}/api/v2/token/`);
+    const answer = page.waitForResponse((response) => response.url() === `${e2e.portal.url}/api/v2/token/`);
     await page.getByLabel('Email or Username').fill('berlin');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Login' }).click();
@@ -78,13 +63,13 @@ describe('security headers', () => {
 
 describe('the Content Security Policy watch', () => {
   it('reports what the policy blocks on a page of browser.newPage and of browser.newContext', async () => {
-    const single = await browser.newPage(DESKTOP);
-    page = await (await browser.newContext(DESKTOP)).newPage();
+    const single = await e2e.browser.newPage(DESKTOP);
+    const page = e2e.track(await (await e2e.browser.newContext(DESKTOP)).newPage());
     for (const [which, target] of [
       ['newPage', single],
       ['newContext', page],
     ] as const) {
-      await target.goto(`${portal.url}/login`);
+      await target.goto(`${e2e.portal.url}/login`);
       await target.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
       expect(pendingCspViolations(), which).toEqual([]);
       // An injected inline script and style attribute: both blocked, both reported.

@@ -2,9 +2,9 @@
 // doing anything, a reload keeping the session, Logout (also in another tab of the same browser),
 // unknown paths going to /, and a gated route showing the login gate in place until sign-in
 // completes.
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpPortal } from './harness.ts';
 import { startPortal, type Portal } from './portal.ts';
 import { DESKTOP, expectVisible, poll, signIn, step } from './session.ts';
 
@@ -14,25 +14,11 @@ interface StoredToken {
   refresh: string;
 }
 
-let browser: Browser;
-let portal: Portal;
-let context: BrowserContext | undefined;
+const e2e = setUpPortal();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
+/** A page in a fresh browser context (closed after the test): signed out. */
 async function freshPage(): Promise<Page> {
-  context = await browser.newContext(DESKTOP);
+  const context = e2e.track(await e2e.browser.newContext(DESKTOP));
   return context.newPage();
 }
 
@@ -110,14 +96,14 @@ describe('a short-lived access token', () => {
       round = null;
       for (const route of held) void route.continue();
     };
-    await context!.route('**/api/v2/token/refresh/', async (route) => {
+    await a.context().route('**/api/v2/token/refresh/', async (route) => {
       if (round === null) return route.continue();
       round.push(route);
       if (round.length >= 2) releaseRound();
       else setTimeout(releaseRound, 3_000);
     });
     await signIn(a, shortLived, 'berlin');
-    const b = await context!.newPage();
+    const b = await a.context().newPage();
     await b.goto(`${shortLived.url}/reports`);
     await expectVisible(b, 'Reports (second tab)', reportsHeading(b), 'the second tab signed in by the shared session', 15_000);
     const first = (await storedToken(a))!;
@@ -140,7 +126,7 @@ describe('a short-lived access token', () => {
 describe('signing out', () => {
   it('logs out from the header: the login screen, an empty localStorage, and no way back in without signing in', async () => {
     const p = await freshPage();
-    await signIn(p, portal, 'berlin');
+    await signIn(p, e2e.portal, 'berlin');
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard after sign-in', 15_000);
     expect(await storedToken(p)).not.toBeNull();
 
@@ -154,17 +140,17 @@ describe('signing out', () => {
       expect(await p.getByRole('button', { name: 'Logout' }).count()).toBe(0);
     });
 
-    await p.goto(`${portal.url}/reports`);
+    await p.goto(`${e2e.portal.url}/reports`);
     await expectVisible(p, 'login', loginHeading(p), 'the login gate on /reports after logging out');
     expect(await reportsHeading(p).count()).toBe(0);
   });
 
   it('logs out every tab of the browser when one tab logs out', async () => {
     const a = await freshPage();
-    await signIn(a, portal, 'berlin');
+    await signIn(a, e2e.portal, 'berlin');
     await expectVisible(a, 'dashboard (first tab)', dashboardHeading(a, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard', 15_000);
-    const b = await context!.newPage();
-    await b.goto(`${portal.url}/reports`);
+    const b = await a.context().newPage();
+    await b.goto(`${e2e.portal.url}/reports`);
     await expectVisible(b, 'Reports (second tab)', reportsHeading(b), 'the second tab signed in by the shared session', 15_000);
 
     await a.getByRole('button', { name: 'Logout' }).click();
@@ -185,24 +171,24 @@ describe('signing out', () => {
 describe('routes', () => {
   it('sends an unknown path to /, signed out and signed in', async () => {
     const p = await freshPage();
-    await p.goto(`${portal.url}/no/such/page`);
-    await step(p, 'unknown path', 'a redirect to /', () => p.waitForURL(`${portal.url}/`));
+    await p.goto(`${e2e.portal.url}/no/such/page`);
+    await step(p, 'unknown path', 'a redirect to /', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(p, 'login', loginHeading(p), 'the login gate at / while signed out');
 
-    await signIn(p, portal, 'berlin');
-    await p.goto(`${portal.url}/reports/nothing-here`);
-    await step(p, 'unknown path (signed in)', 'a redirect to /', () => p.waitForURL(`${portal.url}/`));
+    await signIn(p, e2e.portal, 'berlin');
+    await p.goto(`${e2e.portal.url}/reports/nothing-here`);
+    await step(p, 'unknown path (signed in)', 'a redirect to /', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard at /', 15_000);
   });
 
   it('shows the login gate in place on /reports while signed out, then Reports after signing in', async () => {
     const p = await freshPage();
-    await p.goto(`${portal.url}/reports`);
+    await p.goto(`${e2e.portal.url}/reports`);
     await expectVisible(p, 'login gate on /reports', loginHeading(p), 'the login form in place of Reports');
     expect(new URL(p.url()).pathname).toBe('/reports');
     expect(await reportsHeading(p).count()).toBe(0);
 
-    await signIn(p, portal, 'berlin', { path: null });
+    await signIn(p, e2e.portal, 'berlin', { path: null });
     await expectVisible(p, 'Reports', reportsHeading(p), "'Reports' once the session is complete", 15_000);
     expect(new URL(p.url()).pathname).toBe('/reports');
     await step(p, 'Reports', 'the Reports tab marked as the current page', async () => {
@@ -214,14 +200,14 @@ describe('routes', () => {
 
   it('completing sign-in on /login goes to /', async () => {
     const p = await freshPage();
-    await signIn(p, portal, 'berlin');
-    await step(p, 'sign-in', 'the route / after signing in on /login', () => p.waitForURL(`${portal.url}/`));
+    await signIn(p, e2e.portal, 'berlin');
+    await step(p, 'sign-in', 'the route / after signing in on /login', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard', 15_000);
   });
 
   it('opens the portal, and keeps the session on a reload, at / itself', async () => {
     const p = await freshPage();
-    await signIn(p, portal, 'berlin');
+    await signIn(p, e2e.portal, 'berlin');
     await step(p, 'dashboard', 'a reload at / to show the dashboard again', async () => {
       await p.reload();
       await dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard').waitFor({ timeout: 10_000 });

@@ -1,33 +1,21 @@
 // Every sign-in path of the demo accounts in a real Chromium against the built portal and the
 // reference server: TOTP, e-mailed codes, first-time setup by app and by e-mail, wrong
 // passwords and codes, Back and Logout.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { account, password, startPortal, totp, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
+import { account, password, totp } from './portal.ts';
 
-let browser: Browser;
-let portal: Portal;
+const e2e = setUpPortal();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-});
-afterEach(async () => {
-  await page.close();
+  page = e2e.track(await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } }));
 });
 
 async function submitCredentials(username: string, secret = password) {
-  await page.goto(`${portal.url}/login`);
+  await page.goto(`${e2e.portal.url}/login`);
   await page.getByLabel('Email or Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(secret);
   await page.getByRole('button', { name: 'Login' }).click();
@@ -37,7 +25,7 @@ const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sale
 
 describe('signing in', () => {
   it('shows the login screen, and the spec message for a wrong password', async () => {
-    await page.goto(`${portal.url}/login`);
+    await page.goto(`${e2e.portal.url}/login`);
     await expect(page.getByRole('heading', { name: 'Affiliate Login' }).isVisible()).resolves.toBe(true);
     await checkScreen(page, 'login');
     await submitCredentials('globetrotter', 'not-the-password');
@@ -56,7 +44,7 @@ describe('signing in', () => {
     await page.getByLabel('Authentication Code').fill(await totp(totpSecret!));
     await page.getByRole('button', { name: 'Verify' }).click();
     await dashboardHeading().waitFor();
-    expect(page.url()).toBe(`${portal.url}/`);
+    expect(page.url()).toBe(`${e2e.portal.url}/`);
     const dataLayer = await page.evaluate(() => (window as unknown as { dataLayer: unknown[] }).dataLayer);
     expect(dataLayer).toEqual(
       expect.arrayContaining([
@@ -78,7 +66,7 @@ describe('signing in', () => {
     const verify = page.getByRole('button', { name: 'Verify Code' });
     await page.getByLabel('Email Verification Code').fill('12345');
     expect(await verify.isDisabled()).toBe(true);
-    await page.getByLabel('Email Verification Code').fill(await portal.emailCode(email));
+    await page.getByLabel('Email Verification Code').fill(await e2e.portal.emailCode(email));
     await verify.click();
     await dashboardHeading().waitFor();
   });
@@ -131,7 +119,7 @@ describe('signing in', () => {
     await submitCredentials('nomad');
     await page.getByRole('button', { name: 'Email Codes' }).click();
     await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
-    await page.getByLabel('Email Verification Code').fill(await portal.emailCode(email));
+    await page.getByLabel('Email Verification Code').fill(await e2e.portal.emailCode(email));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await dashboardHeading().waitFor();
   });

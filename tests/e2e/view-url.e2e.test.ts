@@ -4,33 +4,17 @@
 // its range (with a stored session too, once each); Back and Forward step through the user's changes, a date typed into a date input is
 // one of them, and a reload keeps the view; bad values are corrected in place.
 import { DateTime } from 'luxon';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './checks.ts';
-import { startPortal, type Portal } from './portal.ts';
+import { setUpPortal } from './harness.ts';
 import { DESKTOP, expectVisible, poll, recordApiRequests, signedInPage, signIn, step } from './session.ts';
 
 // A zone far from UTC, so that a range built in the wrong zone shows.
 const ZONE = 'Pacific/Auckland';
 const SCREEN = 'dashboard';
 
-let browser: Browser;
-let portal: Portal;
-let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
+const e2e = setUpPortal();
 
 const today = () => DateTime.now().setZone(ZONE).startOf('day');
 const headingDate = (day: DateTime) => day.setLocale('en-US').toFormat('LLL d, yyyy');
@@ -62,13 +46,12 @@ describe('the view is the URL', () => {
     const day = previousMonth.plus({ days: 14 });
     const link = `/affiliate/AFF-100?range=previous&day=${day.toISODate()}&chart=sales`;
 
-    const context = await browser.newContext({ ...DESKTOP, timezoneId: ZONE });
-    page = await context.newPage();
-    const p = page;
+    const context = await e2e.browser.newContext({ ...DESKTOP, timezoneId: ZONE });
+    const p = e2e.track(await context.newPage());
     const requests = recordApiRequests(p);
-    await p.goto(`${portal.url}${link}`);
+    await p.goto(`${e2e.portal.url}${link}`);
     // The gate shows the login form in place; the superuser signs in with an authenticator code.
-    await signIn(p, portal, 'admin', { path: null });
+    await signIn(p, e2e.portal, 'admin', { path: null });
 
     await expectVisible(
       p,
@@ -104,11 +87,11 @@ describe('the view is the URL', () => {
   });
 
   it("asks for a link's range once each, from the first calls, in a browser with a stored session", async () => {
-    const first = (page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } }));
+    const first = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId: ZONE } }));
     await summaryShown(first);
     const p = await first.context().newPage();
     const requests = recordApiRequests(p);
-    await p.goto(`${portal.url}/?range=previous&chart=sales`);
+    await p.goto(`${e2e.portal.url}/?range=previous&chart=sales`);
     await summaryShown(p);
     expect(await p.getByLabel('Date range').inputValue()).toBe('previous');
     const previousMonth = today().startOf('month').minus({ months: 1 });
@@ -135,8 +118,7 @@ describe('the view is the URL', () => {
   });
 
   it('steps through the changes with Back and Forward, one entry per change, and keeps the view on reload', async () => {
-    page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } });
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId: ZONE } }));
     await summaryShown(p);
     await urlIs(p, '/', 'signing in');
     const start = await historyLength(p);
@@ -204,18 +186,17 @@ describe('the view is the URL', () => {
   });
 
   it('corrects bad values in place, each to its default, with no error page', async () => {
-    page = await signedInPage(browser, portal, 'globetrotter', { context: { timezoneId: ZONE } });
-    const p = page;
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId: ZONE } }));
     await summaryShown(p);
     const end = today().minus({ days: 3 }).toISODate();
 
-    await p.goto(`${portal.url}/?range=weekly&day=1999-01-01&chart=pie`);
+    await p.goto(`${e2e.portal.url}/?range=weekly&day=1999-01-01&chart=pie`);
     await summaryShown(p);
     const length = await historyLength(p);
     await urlIs(p, '/', 'opening unknown values');
     await rangeIs(p, 'last30', 'opening an unknown mode');
 
-    await p.goto(`${portal.url}/?range=custom&start=2026-02-30&end=${end}&chart=sales`);
+    await p.goto(`${e2e.portal.url}/?range=custom&start=2026-02-30&end=${end}&chart=sales`);
     await urlIs(p, `/?range=custom&end=${end}&chart=sales`, 'opening an impossible start date');
     expect(await p.getByLabel('Start date').inputValue()).toBe('');
     expect(await p.getByLabel('End date').inputValue()).toBe(end);
