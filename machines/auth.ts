@@ -1,19 +1,14 @@
-// Sign-in and two-factor authentication, read top to bottom as the user goes through it:
+// Sign-in and two-factor authentication, read top to bottom as the user goes through it. States:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
-//   totpSetup            settingUp (again on Retry), setupError, ready: the QR code (generating,
-//                        shown, failed) beside the code form (confirming)
-//   emailSetup           settingUp (the setup call sends the e-mail), setupError, ready: the code
-//                        form (resending, confirming) beside the resend wait
-//   totpVerification     'Enter 2FA Code': verifying
-//   emailVerification    sending the code on entry (again on Retry), sendError ('Email Error'),
-//                        ready: 'Check Your Email' (resending, verifying) beside the resend wait
-// After an e-mailed code is sent, 'Resend Email' waits 30 s, or as long as a 429 answer says:
-// resendWait counts down one second at a time (waiting), then allows it (over).
-//   authenticated        restoring (an expired token waits for its refresh), active; the token
-//                        refresh and impersonation machines run as its children, so signing out
-//                        ends viewing as an affiliate
+//   totpSetup            its setup call (again on Retry), then the QR code beside the code form
+//   emailSetup           its setup call, which sends the e-mail, then the code form beside the resend wait
+//   totpVerification     'Enter 2FA Code'
+//   emailVerification    a code sent on entry (again on Retry), then 'Check Your Email' beside the resend wait
+//   authenticated        restoring (an expired token waits for its refresh), active; the token refresh and
+//                        impersonation machines are its children, so signing out ends viewing as an affiliate
+// 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText } from '../src/api/client.ts';
@@ -45,7 +40,7 @@ const tokensOf = ({ context }: { context: AuthContext }) => ({
   refresh: context.token?.refresh ?? '',
 });
 
-// --- Transitions used by reference --------------------------------------------------------
+// --- Parts the chart uses by reference ----------------------------------------------------
 
 /** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
 const sessionExpired = {
@@ -61,8 +56,6 @@ const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { t
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
 /** A new account signed in: whatever session there was ends, its token is stored, the login gate follows it. */
 const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
-
-// --- The 2FA screens' shared parts ----------------------------------------------------------
 
 /** A 2FA setup: its call (again on Retry, keeping the failure it answers until then), then `ready`. */
 const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(src: TSrc, ready: TReady) =>
@@ -128,8 +121,9 @@ const throttledWait = ({ event }: { event: { error: unknown } }) => throttledFor
 
 /**
  * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
- * beside the code's own call, and the wait before Resend may be asked again. A code sent, on entry
- * or by Resend, starts the wait; so does a throttled Resend, for as long as the server says.
+ * beside the code's own call, and the wait before Resend may be asked again, counted down one
+ * second at a time. A code sent, on entry or by Resend, starts the wait; so does a throttled
+ * Resend, for as long as the server says.
  */
 const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(
   screen: TScreen,
