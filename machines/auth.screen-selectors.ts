@@ -1,0 +1,32 @@
+// What lazily loaded views read of the sign-in chart (the e-mail and setup screens, the dashboard,
+// server data): out of auth.selectors.ts, which the /login entry loads.
+import type { AuthSnapshot } from './auth.ts';
+import { selectClaims } from './auth.selectors.ts';
+
+/** The user's own affiliate (none for a superuser, or signed out). */
+export const selectOwnAffiliate = (snapshot: AuthSnapshot): string | null => selectClaims(snapshot)?.affiliate_id ?? null;
+
+/** Who is signed in, as a key ('' for no one): a new user gets a new data cache. */
+export function selectUserKey(snapshot: AuthSnapshot): string {
+  const claims = selectClaims(snapshot);
+  return claims ? `${claims.user_id}:${claims.username}` : '';
+}
+
+/** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
+export const selectResendWait = (snapshot: AuthSnapshot): number =>
+  snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) ||
+  snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
+    ? snapshot.context.resendWait
+    : 0;
+
+/**
+ * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call
+ * running, failed, running again after a failure (that failure still in context), or answered.
+ */
+export type SetupPhase = 'starting' | 'failed' | 'retrying' | 'ready';
+export function selectSetupPhase(snapshot: AuthSnapshot): SetupPhase {
+  const is = (value: Parameters<AuthSnapshot['matches']>[0]) => snapshot.matches(value);
+  if (is({ totpSetup: 'ready' }) || is({ emailSetup: 'ready' }) || is({ emailVerification: 'ready' })) return 'ready';
+  if (is({ totpSetup: 'setupError' }) || is({ emailSetup: 'setupError' }) || is({ emailVerification: 'sendError' })) return 'failed';
+  return snapshot.context.error === null ? 'starting' : 'retrying';
+}
