@@ -11,12 +11,24 @@
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
-import { errorText } from '../src/api/client.ts';
+import { errorText, isUnauthorizedError } from '../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
-import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
+import { throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
+import {
+  codeAndDevice,
+  codeCall,
+  codeOf,
+  codeOnly,
+  confirmCode,
+  emailCodeScreen,
+  failTo,
+  outputOf,
+  showFailure,
+  twoFactorSetup,
+} from './auth.parts.ts';
 import { authMessages, type AuthContext, type AuthEvent, type AuthInput } from './auth.types.ts';
 
 export const CODE_LENGTH = 6;
@@ -27,9 +39,7 @@ const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the
     throw new Error(`${name} is provided by ${by}`);
   });
 
-const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
 export const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
-const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
 const gateIs =
   (gate: Gate) =>
   ({ context }: { context: AuthContext }) =>
@@ -39,138 +49,10 @@ const tokensOf = ({ context }: { context: AuthContext }) => ({
   refresh: context.token?.refresh ?? '',
 });
 
-// --- Parts the chart uses by reference ----------------------------------------------------
-
-/** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
-const sessionExpired = {
-  guard: 'isUnauthorized',
-  target: '#auth.signedOut',
-  actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }],
-} as const;
-/** A failed call's text on the error line. */
-const showFailure = { type: 'setError', params: ({ event }: { event: { error: unknown } }) => errorText(event.error) } as const;
-/** A failed 2FA call: the session's end on a 401, else its text on the error line at `target`. */
-const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
 /** A new account signed in: whatever session there was ends, its token is stored, the login gate follows it. */
 const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
-
-/** A 2FA setup: its call (again on Retry, keeping the failure it answers until then), then `ready`. */
-const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(src: TSrc, ready: TReady) =>
-  ({
-    initial: 'settingUp',
-    states: {
-      settingUp: {
-        tags: ['pending'],
-        invoke: {
-          id: src,
-          src,
-          onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } },
-          onError: failTo('setupError'),
-        },
-      },
-      setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
-      ready,
-    },
-  }) as const;
-
-/** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
-const confirmCode = [
-  { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
-  { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
-  { target: 'confirming', actions: 'clearError' },
-] as const;
-const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
-const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
-  code: codeOf(event),
-  deviceId: context.deviceId ?? '',
-});
-
-/**
- * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
- * the second factor's method). Its verified token is stored and the app opens; a refused code
- * stays on the form, saying why.
- */
-const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
-  src: TSrc,
-  input: TInput,
-  method?: 'totp' | 'email',
-) =>
-  ({
-    tags: ['pending'],
-    invoke: {
-      id: src,
-      src,
-      input,
-      onDone: {
-        target: '#auth.authenticated',
-        actions: [
-          { type: 'storeVerified', params: outputOf },
-          'persistToken',
-          ...(method ? [{ type: 'track', params: { event: 'login_2fa_success', method } } as const] : []),
-        ],
-      },
-      onError: failTo('idle'),
-    },
-  }) as const;
-
-/** The seconds a throttled resend's answer says to wait. */
-const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
-
-/**
- * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
- * beside the code's own call, and the wait before Resend may be asked again, counted down one
- * second at a time. A code sent, on entry or by Resend, starts the wait; so does a throttled
- * Resend, for as long as the server says.
- */
-const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(
-  screen: TScreen,
-  code: TCode,
-  call: TCall,
-) => {
-  const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
-  return {
-    type: 'parallel',
-    entry: { type: 'startResendWait', params: RESEND_WAIT_SECONDS },
-    states: {
-      form: {
-        initial: 'idle',
-        states: {
-          idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
-          resending: {
-            tags: ['pending'],
-            invoke: {
-              id: 'resendEmail',
-              src: 'sendLoginEmail',
-              onDone: { target: waitAgain, actions: { type: 'startResendWait', params: RESEND_WAIT_SECONDS } },
-              onError: [
-                sessionExpired,
-                { guard: 'isThrottled', target: waitAgain, actions: [showFailure, { type: 'startResendWait', params: throttledWait }] },
-                { target: 'idle', actions: showFailure },
-              ],
-            },
-          },
-          ...call,
-        },
-      },
-      resendWait: {
-        initial: 'waiting',
-        states: {
-          waiting: {
-            after: {
-              1000: [
-                { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
-                { target: 'waiting', reenter: true, actions: 'countDown' },
-              ],
-            },
-          },
-          over: {},
-        },
-      },
-    },
-  } as const;
-};
 
 export const authMachine = setup({
   types: {
@@ -203,8 +85,7 @@ export const authMachine = setup({
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
-    isUnauthorized: ({ event }) =>
-      'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
+    isUnauthorized: ({ event }) => 'error' in event && isUnauthorizedError(event.error),
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
     isLastSecond: ({ context }) => context.resendWait <= 1,
