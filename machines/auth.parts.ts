@@ -10,7 +10,7 @@ export const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim()
 export const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
 
 /** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
-export const sessionExpired = {
+const sessionExpired = {
   guard: 'isUnauthorized',
   target: '#auth.signedOut',
   actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }],
@@ -80,8 +80,7 @@ export const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'ver
   }) as const;
 
 /** The seconds a throttled resend's answer says to wait. */
-export const throttledWait = ({ event }: { event: { error: unknown } }) =>
-  throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
+const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
 
 /**
  * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code

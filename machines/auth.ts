@@ -10,6 +10,7 @@
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
+// The parts the 2FA screens share: auth.parts.ts; context and events: auth.types.ts.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText, isUnauthorizedError } from '../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
@@ -39,6 +40,7 @@ const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the
     throw new Error(`${name} is provided by ${by}`);
   });
 
+/** The claims of a stored token's access part; null without a token. */
 export const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
 const gateIs =
   (gate: Gate) =>
