@@ -6,7 +6,9 @@ import { errorText } from '../src/api/client.ts';
 import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { authMessages, type AuthContext, type AuthEvent } from './auth.types.ts';
 
+/** The code a CODE.* event carries, trimmed ('' for any other event). */
 export const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
+/** What an invoked call answered, as an action's params. */
 export const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
 
 /** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
@@ -45,6 +47,7 @@ export const confirmCode = [
   { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
   { target: 'confirming', actions: 'clearError' },
 ] as const;
+/** A code's call input: the code, and for a setup's confirmation the device being set up. */
 export const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
 export const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
   code: codeOf(event),
