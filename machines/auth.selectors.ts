@@ -1,18 +1,31 @@
-// What the session, the header and the first sign-in screens read of the sign-in chart
-// (machines/auth.ts), in the /login entry; what later screens read: auth.screen-selectors.ts.
-import type { AccessClaims } from '../src/domain/access-claims.ts';
-import { claimsOf, type AuthSnapshot } from './auth.ts';
+// The auth machine's selectors that only lazily loaded views read (the e-mail and setup screens,
+// the dashboard, server data): out of the machine's module, which the /login entry loads.
+import { selectClaims, type AuthSnapshot } from './auth.ts';
 
-/** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
-export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
+/** The user's own affiliate (none for a superuser, or signed out). */
+export const selectOwnAffiliate = (snapshot: AuthSnapshot): string | null => selectClaims(snapshot)?.affiliate_id ?? null;
 
-/** Signed in with a usable session: the app, the header's Logout. */
-export const selectIsSignedIn = (snapshot: AuthSnapshot): boolean => snapshot.matches({ authenticated: 'active' });
+/** Who is signed in, as a key ('' for no one): a new user gets a new data cache. */
+export function selectUserKey(snapshot: AuthSnapshot): string {
+  const claims = selectClaims(snapshot);
+  return claims ? `${claims.user_id}:${claims.username}` : '';
+}
 
-/** The claims of the stored access token, or null when there is none. */
-export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);
+/** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
+export const selectResendWait = (snapshot: AuthSnapshot): number =>
+  snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) ||
+  snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
+    ? snapshot.context.resendWait
+    : 0;
 
-export const selectIsSuperuser = (snapshot: AuthSnapshot): boolean => selectClaims(snapshot)?.is_superuser === true;
-
-/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
-export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;
+/**
+ * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call
+ * running, failed, running again after a failure (that failure still in context), or answered.
+ */
+export type SetupPhase = 'starting' | 'failed' | 'retrying' | 'ready';
+export function selectSetupPhase(snapshot: AuthSnapshot): SetupPhase {
+  const is = (value: Parameters<AuthSnapshot['matches']>[0]) => snapshot.matches(value);
+  if (is({ totpSetup: 'ready' }) || is({ emailSetup: 'ready' }) || is({ emailVerification: 'ready' })) return 'ready';
+  if (is({ totpSetup: 'setupError' }) || is({ emailSetup: 'setupError' }) || is({ emailVerification: 'sendError' })) return 'failed';
+  return snapshot.context.error === null ? 'starting' : 'retrying';
+}

@@ -7,9 +7,8 @@ import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/a
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
-import { selectResendWait, selectSetupPhase } from './auth.screen-selectors.ts';
-import { selectImpersonation } from './auth.selectors.ts';
-import { authMachine, type AuthSnapshot } from './auth.ts';
+import { selectResendWait, selectSetupPhase } from './auth.selectors.ts';
+import { authMachine, selectImpersonation, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 const pending = <T>() => new Promise<T>(() => {});

@@ -13,6 +13,7 @@
 // The parts the 2FA screens share: auth.parts.ts; context and events: auth.types.ts.
 import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
 import { errorText, isUnauthorizedError } from '../src/api/client.ts';
+import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
 import { throttledForSeconds } from '../src/domain/resend-wait.ts';
@@ -40,8 +41,7 @@ const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the
     throw new Error(`${name} is provided by ${by}`);
   });
 
-/** The claims of a stored token's access part; null without a token. */
-export const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
+const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
 const gateIs =
   (gate: Gate) =>
   ({ context }: { context: AuthContext }) =>
@@ -295,4 +295,20 @@ export const authMachine = setup({
   },
 });
 
+// --- Selectors: what the session and the header read (the screens' own: auth.selectors.ts) ---
+
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
+
+/** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
+export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
+
+/** Signed in with a usable session: the app, the header's Logout. */
+export const selectIsSignedIn = (snapshot: AuthSnapshot): boolean => snapshot.matches({ authenticated: 'active' });
+
+/** The claims of the stored access token, or null when there is none. */
+export const selectClaims = (snapshot: AuthSnapshot): AccessClaims | null => claimsOf(snapshot.context.token);
+
+export const selectIsSuperuser = (snapshot: AuthSnapshot): boolean => selectClaims(snapshot)?.is_superuser === true;
+
+/** Viewing as an affiliate: the signed-in state's child, none while signed out. */
+export const selectImpersonation = (snapshot: AuthSnapshot) => snapshot.children.impersonation ?? null;

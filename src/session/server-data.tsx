@@ -11,8 +11,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { SWRConfig, type State, type SWRConfiguration } from 'swr';
 import { initCache } from 'swr/_internal';
-import { selectImpersonation } from '../../machines/auth.selectors.ts';
-import { selectUserKey } from '../../machines/auth.screen-selectors.ts';
+import { selectImpersonation } from '../../machines/auth.ts';
+import { selectUserKey } from '../../machines/auth.selectors.ts';
 import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
 import type { ApiScope } from '../api/client.ts';
 import { release } from '../api/releasable.ts';

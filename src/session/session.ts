@@ -2,7 +2,7 @@
 // every call goes through, wired together. The client reads the token from the actor, waiting
 // for the refresh of a token about to expire; a 401 on an authenticated call ends the session.
 import { createActor, type Actor, type ActorRefFrom, type ActorOptions, type AnyActorLogic } from 'xstate';
-import { selectImpersonation } from '../../machines/auth.selectors.ts';
+import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
 import { createAuthApi } from '../api/auth.ts';

@@ -11,7 +11,7 @@
 import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
 import { authMachine, type AuthSnapshot } from '../../machines/auth.ts';
 import type { AuthEvent } from '../../machines/auth.types.ts';
-import { selectResendWait } from '../../machines/auth.screen-selectors.ts';
+import { selectResendWait } from '../../machines/auth.selectors.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';

@@ -6,7 +6,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot, StateValue } from 'xstate';
 import type { AuthSnapshot } from '../../machines/auth.ts';
-import { selectSetupPhase } from '../../machines/auth.screen-selectors.ts';
+import { selectSetupPhase } from '../../machines/auth.selectors.ts';
 import { TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
 import { stateLabel } from './paths.ts';

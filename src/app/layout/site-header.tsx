@@ -2,7 +2,7 @@
 // one is selected), and Logout once signed in.
 import { lazy, Suspense } from 'react';
 import { useRoute } from 'wouter';
-import { selectIsSignedIn, selectIsSuperuser } from '../../../machines/auth.selectors.ts';
+import { selectIsSignedIn, selectIsSuperuser } from '../../../machines/auth.ts';
 import { env } from '../../config/env.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 

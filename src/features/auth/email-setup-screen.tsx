@@ -4,7 +4,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
-import { selectResendWait } from '../../../machines/auth.screen-selectors.ts';
+import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResendWaitNote, ResentNote } from './resent-note.tsx';

@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { selectResendWait } from '../../../machines/auth.screen-selectors.ts';
+import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ResendWaitNote, ResentNote } from './resent-note.tsx';

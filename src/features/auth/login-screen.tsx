@@ -4,7 +4,7 @@
 // The page may have shown this form before the app ran (prerendered into index.html): what was
 // typed into it meanwhile is taken over, and a Login pressed meanwhile is sent once the app runs.
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { selectIsPending } from '../../../machines/auth.selectors.ts';
+import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';

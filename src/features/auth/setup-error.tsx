@@ -3,7 +3,7 @@
 // text, Back and Retry ('Retrying...' while the new attempt runs). Both setup screens show it as
 // 'Setup Error'; the e-mail verification screen shows it as 'Email Error'.
 import type { ReactNode } from 'react';
-import { selectSetupPhase } from '../../../machines/auth.screen-selectors.ts';
+import { selectSetupPhase } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';

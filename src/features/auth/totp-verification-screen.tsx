@@ -1,7 +1,7 @@
 // TOTP login verification: 'Enter 2FA Code', the 'Authentication Code' input,
 // 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
 import { useId, useState, type FormEvent } from 'react';
-import { selectIsPending } from '../../../machines/auth.selectors.ts';
+import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';

@@ -15,7 +15,7 @@ import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation, useSearch } from 'wouter';
-import { selectOwnAffiliate } from '../../../machines/auth.screen-selectors.ts';
+import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
   afterAffiliateChange,
   dashboardMachine,
