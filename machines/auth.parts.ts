@@ -1,10 +1,16 @@
-// Parts of the sign-in chart (auth.ts) that its states share, named for what the user meets: a
-// failed call, a 2FA setup's opening call, a code's form and call, an e-mailed code's screen with
-// its resend wait. Guards, actions and actors are the chart's own, referred to by name.
-import { not } from 'xstate';
+// Parts of the sign-in chart (auth.ts), named for what the user meets: a failed call, a 2FA
+// setup's opening call, a code's form and call, an e-mailed code's screen with its resend wait; and
+// the stand-in for each call it names. Guards, actions and actors are the chart's own, by name.
+import { fromPromise, not, type NonReducibleUnknown } from 'xstate';
 import { errorText } from '../src/api/client.ts';
 import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { authMessages, type AuthContext, type AuthEvent } from './auth.types.ts';
+
+/** An actor the chart names with its signature; auth.actors.ts (or a test) gives its implementation. */
+export const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the session') =>
+  fromPromise<TOutput, TInput>(() => {
+    throw new Error(`${name} is provided by ${by}`);
+  });
 
 /** The code a CODE.* event carries, trimmed ('' for any other event). */
 export const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');

@@ -10,8 +10,8 @@
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
-// The parts the 2FA screens share: auth.parts.ts; context and events: auth.types.ts.
-import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
+// The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
+import { and, assertEvent, assign, not, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { errorText, isUnauthorizedError } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
@@ -28,18 +28,13 @@ import {
   emailCodeScreen,
   failTo,
   outputOf,
+  provided,
   showFailure,
   twoFactorSetup,
 } from './auth.parts.ts';
 import { authMessages, type AuthContext, type AuthEvent, type AuthInput } from './auth.types.ts';
 
 export const CODE_LENGTH = 6;
-
-/** An actor the chart names with its signature; auth.actors.ts (or a test) gives its implementation. */
-const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the session') =>
-  fromPromise<TOutput, TInput>(() => {
-    throw new Error(`${name} is provided by ${by}`);
-  });
 
 const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
 const gateIs =
