@@ -1,84 +1,42 @@
-// Sign-in and two-factor authentication, read top to bottom as the user goes through it:
+// Sign-in and two-factor authentication, read top to bottom as the user goes through it. States:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
-//   totpSetup            settingUp (again on Retry), setupError, ready: the QR code (generating,
-//                        shown, failed) beside the code form (confirming)
-//   emailSetup           settingUp (the setup call sends the e-mail), setupError, ready: the code
-//                        form (resending, confirming) beside the resend wait
-//   totpVerification     'Enter 2FA Code': verifying
-//   emailVerification    sending the code on entry (again on Retry), sendError ('Email Error'),
-//                        ready: 'Check Your Email' (resending, verifying) beside the resend wait
-// After an e-mailed code is sent, 'Resend Email' waits 30 s, or as long as a 429 answer says:
-// resendWait counts down one second at a time (waiting), then allows it (over).
-//   authenticated        restoring (an expired token waits for its refresh), active; the token
-//                        refresh and impersonation machines run as its children, so signing out
-//                        ends viewing as an affiliate
+//   totpSetup            its setup call (again on Retry), then the QR code beside the code form
+//   emailSetup           its setup call, which sends the e-mail, then the code form beside the resend wait
+//   totpVerification     'Enter 2FA Code'
+//   emailVerification    a code sent on entry (again on Retry), then 'Check Your Email' beside the resend wait
+//   authenticated        restoring (an expired token waits for its refresh), active; the token refresh and
+//                        impersonation machines are its children, so signing out ends viewing as an affiliate
+// 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
-import { and, assertEvent, assign, fromPromise, not, sendTo, setup, type NonReducibleUnknown, type SnapshotFrom } from 'xstate';
-import { errorText } from '../src/api/client.ts';
+// The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
+import { and, assertEvent, assign, not, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { errorText, isUnauthorizedError } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
-import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
+import { throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
+import {
+  codeAndDevice,
+  codeCall,
+  codeOf,
+  codeOnly,
+  confirmCode,
+  emailCodeScreen,
+  failTo,
+  outputOf,
+  provided,
+  showFailure,
+  twoFactorSetup,
+} from './auth.parts.ts';
+import { authMessages, type AuthContext, type AuthEvent, type AuthInput } from './auth.types.ts';
 
 export const CODE_LENGTH = 6;
 
-export const authMessages = {
-  codeMissing: 'Please enter a token',
-  deviceMissing: 'Device ID not available',
-  sessionExpired: 'Authentication session expired. Please log in again.',
-} as const;
-
-export interface AuthContext {
-  token: StoredToken | null;
-  /** The error line of the current screen; while a failed call is retried, its failure. */
-  error: string | null;
-  /** The device being set up, and what its setup call answered. */
-  deviceId: string | null;
-  qrUrl: string | null;
-  setupEmail: string | null;
-  /** Seconds until 'Resend Email' may send another code; 0 when it may. */
-  resendWait: number;
-}
-
-export type AuthEvent =
-  | { type: 'LOGIN.SUBMIT'; username: string; password: string }
-  /** 'Back' on a setup screen: clears the token and any message. */
-  | { type: 'BACK' }
-  /** 'Logout' and 'Back to Login': clears the token and any message, and records a logout. */
-  | { type: 'LOGOUT' }
-  | { type: 'SETUP.CHOOSE_APP' }
-  | { type: 'SETUP.CHOOSE_EMAIL' }
-  | { type: 'SETUP.RETRY' }
-  | { type: 'CODE.CONFIRM'; code: string }
-  | { type: 'CODE.VERIFY'; code: string }
-  | { type: 'EMAIL.RESEND' }
-  | { type: 'EMAIL.RETRY' }
-  /** Another tab wrote or cleared the stored token. */
-  | { type: 'STORAGE.CHANGED'; token: StoredToken | null }
-  /** A token got outside the sign-in screens (a new account's, from its invite): any old session ends. */
-  | { type: 'SESSION.SIGNED_IN'; token: StoredToken }
-  /** A request met a 401: refresh the session (once, however many requests ask). */
-  | { type: 'REFRESH.REQUEST' }
-  | { type: 'TOKEN.REFRESHED'; tokens: TokenPair }
-  | { type: 'SESSION.EXPIRED'; message: string | null };
-
-export interface AuthInput {
-  token: StoredToken | null;
-}
-
-/** An actor the chart names with its signature; auth.actors.ts (or a test) gives its implementation. */
-const provided = <TOutput, TInput = NonReducibleUnknown>(name: string, by = 'the session') =>
-  fromPromise<TOutput, TInput>(() => {
-    throw new Error(`${name} is provided by ${by}`);
-  });
-
-const codeOf = (event: AuthEvent) => ('code' in event ? event.code.trim() : '');
 const claimsOf = (token: StoredToken | null) => (token ? readClaims(token.access) : null);
-const outputOf = <TOutput>({ event }: { event: { output: TOutput } }) => event.output;
 const gateIs =
   (gate: Gate) =>
   ({ context }: { context: AuthContext }) =>
@@ -88,139 +46,10 @@ const tokensOf = ({ context }: { context: AuthContext }) => ({
   refresh: context.token?.refresh ?? '',
 });
 
-// --- Transitions used by reference --------------------------------------------------------
-
-/** A 2FA call answered 401: the partial token expired or was revoked. Back to login, saying so. */
-const sessionExpired = {
-  guard: 'isUnauthorized',
-  target: '#auth.signedOut',
-  actions: ['clearSession', 'persistToken', { type: 'setError', params: authMessages.sessionExpired }],
-} as const;
-/** A failed call's text on the error line. */
-const showFailure = { type: 'setError', params: ({ event }: { event: { error: unknown } }) => errorText(event.error) } as const;
-/** A failed 2FA call: the session's end on a 401, else its text on the error line at `target`. */
-const failTo = <TTarget extends string>(target: TTarget) => [sessionExpired, { target, actions: showFailure }] as const;
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
 /** A new account signed in: whatever session there was ends, its token is stored, the login gate follows it. */
 const signInAnew = { target: '#auth.routing', actions: ['clearSession', 'storeFromStorage', 'persistToken'] } as const;
-
-// --- The 2FA screens' shared parts ----------------------------------------------------------
-
-/** A 2FA setup: its call (again on Retry, keeping the failure it answers until then), then `ready`. */
-const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TReady>(src: TSrc, ready: TReady) =>
-  ({
-    initial: 'settingUp',
-    states: {
-      settingUp: {
-        tags: ['pending'],
-        invoke: {
-          id: src,
-          src,
-          onDone: { target: 'ready', actions: { type: 'storeSetup', params: outputOf } },
-          onError: failTo('setupError'),
-        },
-      },
-      setupError: { on: { 'SETUP.RETRY': 'settingUp' } },
-      ready,
-    },
-  }) as const;
-
-/** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
-const confirmCode = [
-  { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
-  { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
-  { target: 'confirming', actions: 'clearError' },
-] as const;
-const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
-const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
-  code: codeOf(event),
-  deviceId: context.deviceId ?? '',
-});
-
-/**
- * A code's call: a setup's confirmation, or token/verify/ (whose success the dataLayer records with
- * the second factor's method). Its verified token is stored and the app opens; a refused code
- * stays on the form, saying why.
- */
-const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'verifyTotp' | 'verifyEmailCode', TInput>(
-  src: TSrc,
-  input: TInput,
-  method?: 'totp' | 'email',
-) =>
-  ({
-    tags: ['pending'],
-    invoke: {
-      id: src,
-      src,
-      input,
-      onDone: {
-        target: '#auth.authenticated',
-        actions: [
-          { type: 'storeVerified', params: outputOf },
-          'persistToken',
-          ...(method ? [{ type: 'track', params: { event: 'login_2fa_success', method } } as const] : []),
-        ],
-      },
-      onError: failTo('idle'),
-    },
-  }) as const;
-
-/** The seconds a throttled resend's answer says to wait. */
-const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
-
-/**
- * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
- * beside the code's own call, and the wait before Resend may be asked again. A code sent, on entry
- * or by Resend, starts the wait; so does a throttled Resend, for as long as the server says.
- */
-const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(
-  screen: TScreen,
-  code: TCode,
-  call: TCall,
-) => {
-  const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
-  return {
-    type: 'parallel',
-    entry: { type: 'startResendWait', params: RESEND_WAIT_SECONDS },
-    states: {
-      form: {
-        initial: 'idle',
-        states: {
-          idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
-          resending: {
-            tags: ['pending'],
-            invoke: {
-              id: 'resendEmail',
-              src: 'sendLoginEmail',
-              onDone: { target: waitAgain, actions: { type: 'startResendWait', params: RESEND_WAIT_SECONDS } },
-              onError: [
-                sessionExpired,
-                { guard: 'isThrottled', target: waitAgain, actions: [showFailure, { type: 'startResendWait', params: throttledWait }] },
-                { target: 'idle', actions: showFailure },
-              ],
-            },
-          },
-          ...call,
-        },
-      },
-      resendWait: {
-        initial: 'waiting',
-        states: {
-          waiting: {
-            after: {
-              1000: [
-                { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
-                { target: 'waiting', reenter: true, actions: 'countDown' },
-              ],
-            },
-          },
-          over: {},
-        },
-      },
-    },
-  } as const;
-};
 
 export const authMachine = setup({
   types: {
@@ -253,8 +82,7 @@ export const authMachine = setup({
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
-    isUnauthorized: ({ event }) =>
-      'error' in event && typeof event.error === 'object' && event.error !== null && 'status' in event.error && event.error.status === 401,
+    isUnauthorized: ({ event }) => 'error' in event && isUnauthorizedError(event.error),
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
     isLastSecond: ({ context }) => context.resendWait <= 1,

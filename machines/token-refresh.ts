@@ -7,6 +7,7 @@
 //   failed      the refresh failed (an HTTP error, or unreachable after 3 retries): the parent
 //               clears the token and returns to login
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+import { isUnauthorizedError } from '../src/api/client.ts';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
 import { msUntilRefresh } from '../src/domain/auth-token.ts';
 import { MAX_RETRIES, retryDelay } from '../src/domain/retry-policy.ts';
@@ -130,6 +131,6 @@ function isUnreachable(error: unknown): boolean {
 
 /** A 401 ends the session quietly; other failures say why ('Token refresh failed: {status}'). */
 function refreshFailureMessage(error: unknown): string | null {
-  if (typeof error === 'object' && error !== null && 'status' in error && error.status === 401) return null;
+  if (isUnauthorizedError(error)) return null;
   return error instanceof Error ? error.message : null;
 }

@@ -30,6 +30,10 @@ export type ErrorKind = 'http' | 'network' | 'schema';
 /** What a failure says on an error line: an Error's message, else the value as text. */
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** A failure the server answered 401: the token it was sent is expired or revoked. */
+export const isUnauthorizedError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+
 /** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

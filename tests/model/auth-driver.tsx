@@ -17,7 +17,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { expect, vi, type MockInstance } from 'vitest';
 import { SimulatedClock, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import type { AuthEvent, AuthSnapshot } from '../../machines/auth.ts';
+import type { AuthSnapshot } from '../../machines/auth.ts';
+import type { AuthEvent } from '../../machines/auth.types.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';

@@ -9,7 +9,8 @@
 //   Session events     another tab's storage change, a new account signed in by its invite,
 //                      and what the token refresh child says
 import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
-import { authMachine, type AuthEvent, type AuthSnapshot } from '../../machines/auth.ts';
+import { authMachine, type AuthSnapshot } from '../../machines/auth.ts';
+import type { AuthEvent } from '../../machines/auth.types.ts';
 import { selectResendWait } from '../../machines/auth.selectors.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
