@@ -91,7 +91,7 @@ export function prerenderLogin(): Plugin {
         });
         const markup = module.renderSignedOutPage('/login');
         if (!markup.includes('<form')) throw new Error('prerender-login: the /login page rendered no form');
-        // The entry is preloaded at once and started by the inline script (after the first paint).
+        // The inline script fetches and starts the entry (after the first paint of the form).
         const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
         if (!entryTag) throw new Error('prerender-login: index.html has no entry <script type="module">');
         const script = minifySync(
@@ -99,7 +99,7 @@ export function prerenderLogin(): Plugin {
           bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base)),
         ).code.trim();
         return html
-          .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]}">`)
+          .replace(entryTag[0], '')
           .replace(
             '</title>',
             `</title>\n    <meta name="${DASHBOARD_MODULES_META}" content="${dashboardModules(context.bundle, config.base).join(' ')}">` +

@@ -62,6 +62,13 @@ describe('the built page', () => {
     // The page's stylesheet comes in <head>, so the first paint is styled.
     expect(html.indexOf('rel="stylesheet"')).toBeLessThan(html.indexOf('<body>'));
   });
+
+  it("leaves the app's code to the inline script: no tag asks for it before the form's first paint", () => {
+    const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+    const entry = /entry:`([^`]+)`/.exec(html)?.[1] ?? '';
+    expect(entry).toMatch(ENTRY_SCRIPT);
+    expect(html.match(new RegExp(`(href|src)="${entry}"`, 'g'))).toBeNull();
+  });
 });
 
 describe('the login form before the app runs', () => {

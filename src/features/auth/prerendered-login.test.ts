@@ -7,6 +7,9 @@ const DASHBOARD = '/assets/dashboard-worker-test.js';
 const moduleScripts = (src: string) =>
   [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
 const entryScripts = () => moduleScripts(ENTRY);
+/** The entry asked for ahead of running it. */
+const entryPreloads = () =>
+  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].filter((link) => link.href.endsWith(ENTRY));
 const listeners: EventListener[] = [];
 
 /** Runs the inline script on this page, at `path`, keeping its listener to take it away after. */
@@ -36,7 +39,7 @@ function pressLogin(form: HTMLFormElement): boolean {
 afterEach(() => {
   for (const listener of listeners.splice(0)) document.removeEventListener('submit', listener, true);
   for (const mark of Object.values(prerenderMarks)) html.removeAttribute(mark);
-  for (const script of [...entryScripts(), ...moduleScripts(DASHBOARD)]) script.remove();
+  for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
@@ -114,7 +117,9 @@ describe("starting the app's code", () => {
     const frames: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
     boot('/login');
+    // Not even fetched: compiling it would hold the paint back too.
     expect(entryScripts()).toHaveLength(0);
+    expect(entryPreloads()).toHaveLength(0);
     for (const frame of frames.splice(0)) frame(0);
     expect(entryScripts()).toHaveLength(0);
     vi.advanceTimersByTime(0);
@@ -144,6 +149,9 @@ describe("starting the app's code", () => {
     boot('/');
     expect(moduleScripts(DASHBOARD)).toHaveLength(1);
     expect(entryScripts()).toHaveLength(0);
+    // Its code is fetched meanwhile, as a module (in CORS mode, as the script will ask for it).
+    expect(entryPreloads()).toHaveLength(1);
+    expect(entryPreloads()[0]!.crossOrigin).toBe('');
     moduleScripts(DASHBOARD)[0]!.dispatchEvent(new Event('load'));
     expect(entryScripts()).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ export interface BootOptions {
   /** Where the session's token record is stored. */
   storageKey: string;
   marks: typeof prerenderMarks;
-  /** The app's entry module, already preloading (modulepreload); started by this script. */
+  /** The app's entry module, started by this script (not preloaded by the page: see below). */
   entry: string;
   /** The dashboard's data chunk: with a session stored, loaded at once, to start the dashboard's calls (src/workers/dashboard-worker.ts). */
   dashboard: string;
@@ -44,17 +44,19 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
   // The routes whose signed-out page is the prerendered one, matched as the router does.
   const hidden = token !== null || !/^\/(?:(?:login|reports)\/?)?$/i.test(location.pathname);
   if (hidden) html.setAttribute(marks.hidden, '');
-  const load = (src: string) => {
-    const script = doc.createElement('script');
-    script.type = 'module';
-    script.crossOrigin = '';
-    script.src = src;
-    doc.head.append(script);
-    return script;
+  const load = (src: string, preload?: true) => {
+    const element = Object.assign(
+      doc.createElement(preload ? 'link' : 'script'),
+      preload ? { rel: 'modulepreload', href: src } : { type: 'module', src },
+      { crossOrigin: '' },
+    );
+    doc.head.append(element);
+    return element;
   };
-  // The app's code runs after the form's first paint: run earlier, compiling and starting it
-  // would hold that paint back. Another page starts it at once; a stored session once the
-  // dashboard's start has run (its calls then go out before the app's code runs, not after).
+  // The app's code is fetched and runs after the form's first paint: fetched earlier, compiling
+  // it holds that paint back. Another page starts it at once; a stored session once the
+  // dashboard's start has run (its calls then go out before the app's code runs, not after),
+  // fetching it meanwhile.
   let started = false;
   const start = () => {
     if (started) return;
@@ -62,6 +64,7 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
     load(entry);
   };
   if (token !== null) {
+    load(entry, true);
     const early = load(dashboard);
     early.onload = early.onerror = start;
   } else if (hidden || doc.visibilityState === 'hidden') start();
