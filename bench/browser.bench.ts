@@ -348,10 +348,10 @@ async function benchLcp(browser: Browser, tempRoot: string, floorDir: string, ba
 
 /** What a browser gets for the portal's entry script: its encoding and caching. */
 async function servingNote(url: string): Promise<string> {
-  // The entry: a module script, or preloaded for the inline script to start.
+  // The entry: a module script, or named in the inline script that starts it.
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
-  const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1] ?? /<link rel="modulepreload"[^>]+href="([^"]+)"/.exec(html)?.[1];
-  if (!script) return 'served: (no script in dist/index.html)';
+  const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1] ?? /entry:["'`]([^"'`]+)/.exec(html)?.[1];
+  if (!script) return 'served: (no entry script in dist/index.html)';
   const response = await fetch(`${url}${script}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
   await response.arrayBuffer();
   return `served by the reference server: ${script} with Content-Encoding ${response.headers.get('content-encoding') ?? 'none (uncompressed)'}, Cache-Control ${response.headers.get('cache-control') ?? 'none'}`;

@@ -27,17 +27,11 @@ const MORE_ROWS = 500;
 /** How many of `rows` to render now: all of a short list; a long one grows step by step. */
 function useRowsShown(rows: readonly unknown[]): number {
   const [shown, setShown] = useState({ rows, count: Math.min(rows.length, FIRST_ROWS) });
-  let current = shown;
-  if (shown.rows !== rows) {
-    current = { rows, count: Math.min(rows.length, FIRST_ROWS) };
-    setShown(current);
-  }
-  const { count } = current;
+  // Another list starts from its first rows again: derived here, and stored by its first step.
+  const count = shown.rows === rows ? shown.count : Math.min(rows.length, FIRST_ROWS);
   useEffect(() => {
     if (count >= rows.length) return undefined;
-    const step = setTimeout(() => {
-      startTransition(() => setShown((now) => (now.rows === rows ? { rows, count: Math.min(rows.length, now.count + MORE_ROWS) } : now)));
-    }, 0);
+    const step = setTimeout(() => startTransition(() => setShown({ rows, count: Math.min(rows.length, count + MORE_ROWS) })), 0);
     return () => clearTimeout(step);
   }, [rows, count]);
   return count;
