@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { policySchema } from '../src/api/schemas.ts';
 import { getMeta, openDatabase, type Db } from './db.ts';
 import { verifyPassword } from './passwords.ts';
+import type { ReportRow } from './report-file.ts';
 import { createInvite, DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD, ensureDemoData } from './seed.ts';
 
 // Most tests seed 14 months, some two or three times: seconds of wall time on a loaded machine.
@@ -34,18 +35,6 @@ interface FeeRow {
   connection_fee_pc: string | null;
   connection_fee_amount: string | null;
 }
-interface ReportRow {
-  id: number;
-  report_date: string;
-  start_date: string;
-  end_date: string;
-  affiliate_id: string;
-  sales: number;
-  premium_collected: string;
-  commission: string;
-  connection_fees: string;
-}
-
 function seeded(today: DateTime = TODAY, log?: (line: string) => void): Db {
   const db = openDatabase(':memory:');
   ensureDemoData(db, { today, log });

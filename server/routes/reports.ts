@@ -4,19 +4,7 @@ import { Hono } from 'hono';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, messages } from '../http.ts';
-import { buildReportWorkbook } from '../report-file.ts';
-
-interface ReportRow {
-  id: number;
-  report_date: string;
-  start_date: string;
-  end_date: string;
-  affiliate_id: string;
-  sales: number;
-  premium_collected: string;
-  commission: string;
-  connection_fees: string;
-}
+import { buildReportWorkbook, type ReportRow } from '../report-file.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -23,18 +23,22 @@ function bar(name: string) {
   return { x: number('x'), y: number('y'), width: number('width'), height: number('height') };
 }
 
+/** The model's chart with no day selected, its callbacks doing nothing. */
+const renderChart = () =>
+  render(
+    <DailyChart
+      model={model}
+      selectedDay={null}
+      currency="USD"
+      label="Fees Chart, November 2026"
+      onToggleDay={() => {}}
+      onClearDay={() => {}}
+    />,
+  );
+
 describe('the daily chart', () => {
   it("stacks a day's series, in order, up from zero, and draws a negative amount down from it", () => {
-    render(
-      <DailyChart
-        model={model}
-        selectedDay={null}
-        currency="USD"
-        label="Fees Chart, November 2026"
-        onToggleDay={() => {}}
-        onClearDay={() => {}}
-      />,
-    );
+    renderChart();
     const referral = bar('11/1 Referral Fees $300.00');
     const connection = bar('11/1 Connection Fees $100.00');
     // One column: the connection fees sit on top of the referral fees, a third of their height.
@@ -59,16 +63,7 @@ describe('the daily chart', () => {
 
 describe("the daily chart's axes", () => {
   it('labels round amounts on the left, each on its grid line, and each day under its column', () => {
-    const { container } = render(
-      <DailyChart
-        model={model}
-        selectedDay={null}
-        currency="USD"
-        label="Fees Chart, November 2026"
-        onToggleDay={() => {}}
-        onClearDay={() => {}}
-      />,
-    );
+    const { container } = renderChart();
     // Up to $400 in whole hundreds, in compact notation (which keeps one decimal in some engines).
     const amounts = [0, 100, 200, 300, 400].map((amount) => screen.getByText(new RegExp(`^\\$${amount}(\\.0)?$`)));
     const gridLines = [...container.querySelectorAll('.chart-grid line')];
