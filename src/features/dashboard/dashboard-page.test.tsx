@@ -4,14 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
-import {
-  addFixtures,
-  createTestServer,
-  signIn,
-  TEST_ORIGIN,
-  type FixtureUserName,
-  type TestServer,
-} from '../../../tests/utils/api-server.ts';
+import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
   daysAgo,
@@ -22,6 +15,7 @@ import {
   today,
 } from '../../../tests/utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
 
 // The real setTimeout, kept before any test fakes it.
@@ -37,12 +31,8 @@ const parentScope = { affiliates: [P1, C1, C2], connected: [C1, C2] };
 const childScope = { affiliates: [C1], connected: [] };
 
 async function signedIn(username: FixtureUserName) {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server } = await signInFixtureUser(username);
   addRecentRows(server.db);
-  const user = fixtures.users[username];
-  const pair = await signIn(server, user.username, user.password);
-  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
   return server;
 }
 

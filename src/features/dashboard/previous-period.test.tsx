@@ -8,14 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import {
-  addFixtures,
-  createTestServer,
-  signIn,
-  TEST_ORIGIN,
-  type FixtureUserName,
-  type TestServer,
-} from '../../../tests/utils/api-server.ts';
+import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
   daysAgo,
@@ -28,6 +21,7 @@ import {
   type ExpectedFigures,
 } from '../../../tests/utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
@@ -60,13 +54,9 @@ function addPreviousRows(server: TestServer) {
 }
 
 async function signedIn(username: FixtureUserName, rows: (server: TestServer) => void = addPreviousRows) {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server } = await signInFixtureUser(username);
   addRecentRows(server.db);
   rows(server);
-  const user = fixtures.users[username];
-  const pair = await signIn(server, user.username, user.password);
-  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
   return server;
 }
 

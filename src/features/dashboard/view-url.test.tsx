@@ -5,18 +5,15 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { addFixtures, createTestServer, signIn, type TestServer } from '../../../tests/utils/api-server.ts';
+import type { TestServer } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, today } from '../../../tests/utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 async function signedIn(name: 'parent' | 'admin' = 'parent') {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server } = await signInFixtureUser(name);
   addRecentRows(server.db);
-  const user = fixtures.users[name];
-  const pair = await signIn(server, user.username, user.password);
-  window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
   return server;
 }
 
