@@ -49,6 +49,20 @@ async function loaded(service: ReturnType<typeof createDashboardService>) {
   return { events, fees };
 }
 
+/** The view of the loaded lists over the whole range for every affiliate, unless told otherwise. */
+const viewOf = (
+  { events, fees }: Awaited<ReturnType<typeof loaded>>,
+  view: Partial<Pick<ViewRequest, 'affiliateFilter' | 'selectedDay'>> = {},
+): ViewRequest => ({
+  events: events.id,
+  fees: fees.id,
+  affiliates: data.affiliates,
+  affiliateFilter: null,
+  range: wireRange,
+  selectedDay: null,
+  ...view,
+});
+
 describe('the dashboard data service (run in process, as without Worker)', () => {
   it('fetches a range with the token and affiliate it is given, keeps the lists and answers a handle', async () => {
     const { fetch, calls } = api();
@@ -71,18 +85,11 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
     { timeout: 30_000 },
     async () => {
       const service = createDashboardService({ fetch: api().fetch });
-      const { events, fees } = await loaded(service);
+      const lists = await loaded(service);
       const days = [null, ...daySlots(data.range).map(dayKeyOf)];
       for (const affiliateFilter of [null, 'p1', 'a2']) {
         for (const selectedDay of days) {
-          const request: ViewRequest = {
-            events: events.id,
-            fees: fees.id,
-            affiliates: data.affiliates,
-            affiliateFilter,
-            range: wireRange,
-            selectedDay,
-          };
+          const request = viewOf(lists, { affiliateFilter, selectedDay });
           const expected = deriveDashboard({ ...data, affiliateFilter, selectedDay });
           expect(unwrap(service.view(request)), `${affiliateFilter ?? 'all'} ${selectedDay ?? 'no day'}`).toEqual(expected);
         }
@@ -92,15 +99,7 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
 
   it('answers the same dashboard after a structured clone, as across the worker boundary', async () => {
     const service = createDashboardService({ fetch: api().fetch });
-    const { events, fees } = await loaded(service);
-    const request: ViewRequest = {
-      events: events.id,
-      fees: fees.id,
-      affiliates: data.affiliates,
-      affiliateFilter: null,
-      range: wireRange,
-      selectedDay: '2026-10-25',
-    };
+    const request = viewOf(await loaded(service), { selectedDay: '2026-10-25' });
     const answer = service.view(structuredClone(request));
     expect(structuredClone(answer)).toEqual(answer);
     expect(unwrap(answer).salesDetails.heading).toBe('Sales Details for Oct 25, 2026');
@@ -108,16 +107,9 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
 
   it('lets released lists go: a view of them is an error, not a stale answer', async () => {
     const service = createDashboardService({ fetch: api().fetch });
-    const { events, fees } = await loaded(service);
-    service.release([events.id]);
-    const answer = service.view({
-      events: events.id,
-      fees: fees.id,
-      affiliates: data.affiliates,
-      affiliateFilter: null,
-      range: wireRange,
-      selectedDay: null,
-    });
+    const lists = await loaded(service);
+    service.release([lists.events.id]);
+    const answer = service.view(viewOf(lists));
     expect(answer.ok).toBe(false);
     expect(() => unwrap(answer)).toThrow("The dashboard's payment events are no longer loaded");
   });
@@ -291,17 +283,7 @@ describe('calls the main thread made before the worker could', () => {
 describe('the range across the boundary', () => {
   it("derives days in the zone it is given, whatever this thread's zone", async () => {
     const service = createDashboardService({ fetch: api().fetch });
-    const { events, fees } = await loaded(service);
-    const dashboard = unwrap(
-      service.view({
-        events: events.id,
-        fees: fees.id,
-        affiliates: data.affiliates,
-        affiliateFilter: null,
-        range: wireRange,
-        selectedDay: null,
-      }),
-    );
+    const dashboard = unwrap(service.view(viewOf(await loaded(service))));
     expect(dashboard.feesChart.map((slot) => slot.day)).toEqual(daySlots(data.range).map(dayKeyOf));
     expect(DateTime.fromISO(query.start).setZone(data.zone).toISODate()).toBe('2026-10-01');
   });
