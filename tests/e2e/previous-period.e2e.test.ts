@@ -8,6 +8,7 @@ import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectedFigures } from '../utils/dashboard-rows.ts';
 import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step } from './session.ts';
@@ -36,41 +37,17 @@ interface Figures {
 }
 
 const HALF_EVEN = BigNumber.ROUND_HALF_EVEN;
-const six = (value: BigNumber) => value.decimalPlaces(6, HALF_EVEN);
-const two = (value: BigNumber) => value.decimalPlaces(2, HALF_EVEN);
-const decimal = (text: string | null) => new BigNumber(text ?? 0);
 
-/** The stat boxes' figures of [start, end), money rounded to 2 decimals as the boxes show it. */
+/** The stat boxes' figures of [start, end), money rounded to 2 decimals as the boxes show it, straight from the rows. */
 function figures({ start, end }: Period): Figures {
-  const rows = <T>(table: string, ids: string[]) =>
-    e2e.portal.db
-      .prepare(`SELECT * FROM ${table} WHERE created >= ? AND created < ? AND affiliate_id IN (${ids.map(() => '?').join(', ')})`)
-      .all(start.toUTC().toISO(), end.toUTC().toISO(), ...ids) as T[];
-  const events = rows<{ id: number; amount: string | null; commission_pc: string | null }>('payment_events', SCOPE.affiliates);
-  const fees = rows<{ id: number; amount: string | null; connection_fee_pc: string | null; connection_fee_amount: string | null }>(
-    'connection_fees',
-    SCOPE.connected,
-  );
-  const commission = (event: (typeof events)[number]) => six(decimal(event.amount).times(decimal(event.commission_pc)).div(100));
-  const direct = events.filter((event) => !commission(event).isZero());
-  const platform = events.filter((event) => commission(event).isZero());
-  const fee = (item: (typeof fees)[number]) =>
-    item.connection_fee_amount !== null
-      ? decimal(item.connection_fee_amount)
-      : item.amount !== null && item.connection_fee_pc !== null
-        ? six(decimal(item.amount).times(item.connection_fee_pc).div(100))
-        : new BigNumber(0);
-  const sales = new Map<number, BigNumber>();
-  for (const event of direct) if (!sales.has(event.id)) sales.set(event.id, decimal(event.amount));
-  for (const item of fees) if (!sales.has(item.id)) sales.set(item.id, decimal(item.amount));
-  const sum = (values: BigNumber[]) => values.reduce((total, value) => total.plus(value), new BigNumber(0));
+  const expected = expectedFigures(e2e.portal.db, { ...SCOPE, start, end });
   return {
-    numberOfSales: new BigNumber(sales.size),
-    totalSales: two(sum([...sales.values()])),
-    referralFees: two(sum(direct.map(commission))),
-    connectionFees: two(sum(fees.map(fee))),
-    numberOfPlatformSales: new BigNumber(platform.length),
-    platformSales: two(sum(platform.map((event) => decimal(event.amount)))),
+    numberOfSales: new BigNumber(expected.numberOfSales),
+    totalSales: new BigNumber(expected.totalSales),
+    referralFees: new BigNumber(expected.referralFees),
+    connectionFees: new BigNumber(expected.connectionFees),
+    numberOfPlatformSales: new BigNumber(expected.numberOfPlatformSales),
+    platformSales: new BigNumber(expected.platformSales),
   };
 }
 
