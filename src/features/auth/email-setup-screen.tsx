@@ -4,10 +4,9 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
-import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { ResendWaitNote, ResentNote } from './resent-note.tsx';
+import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
 
 export function EmailSetupScreen() {
@@ -25,13 +24,10 @@ function EmailSetupForm() {
   const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'idle' } } }));
   const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'resending' } } }));
   const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'confirming' } } }));
-  const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
-  const resendWait = useAuthSelector(selectResendWait);
-  const waitId = useId();
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
-  const [resent, setResent] = useState(false);
   const errorId = useId();
+  const resendEmail = useResendEmail({ resending, idle, error });
 
   const confirm = () => auth.send({ type: 'CODE.CONFIRM', code });
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -43,10 +39,6 @@ function EmailSetupForm() {
     if (event.key !== 'Enter') return;
     event.preventDefault();
     confirm();
-  }
-  function resend() {
-    setResent(true);
-    auth.send({ type: 'EMAIL.RESEND' });
   }
 
   return (
@@ -64,25 +56,17 @@ function EmailSetupForm() {
           invalid={error !== null}
         />
         <Alert id={errorId} message={error} />
-        <ResentNote shown={resent && idle && error === null} />
+        {resendEmail.resentNote}
         <div className="auth-actions">
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button
-            type="button"
-            disabled={!canResend}
-            aria-busy={resending}
-            aria-describedby={resendWait > 0 ? waitId : undefined}
-            onClick={resend}
-          >
-            Resend Email
-          </button>
+          {resendEmail.button}
           <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
             {confirming ? 'Confirming...' : 'Confirm'}
           </button>
         </div>
-        <ResendWaitNote id={waitId} seconds={resendWait} />
+        {resendEmail.waitNote}
       </form>
     </AuthCard>
   );

@@ -6,10 +6,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { ResendWaitNote, ResentNote } from './resent-note.tsx';
+import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
 
 export function EmailVerificationScreen() {
@@ -26,21 +25,14 @@ function EmailCodeForm() {
   const idle = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'idle' } } }));
   const resending = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'resending' } } }));
   const verifying = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'verifying' } } }));
-  const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
-  const resendWait = useAuthSelector(selectResendWait);
-  const waitId = useId();
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
-  const [resent, setResent] = useState(false);
   const errorId = useId();
+  const resendEmail = useResendEmail({ resending, idle, error });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     auth.send({ type: 'CODE.VERIFY', code });
-  }
-  function resend() {
-    setResent(true);
-    auth.send({ type: 'EMAIL.RESEND' });
   }
 
   return (
@@ -56,25 +48,17 @@ function EmailCodeForm() {
           invalid={error !== null}
         />
         <Alert id={errorId} message={error} />
-        <ResentNote shown={resent && idle && error === null} />
+        {resendEmail.resentNote}
         <div className="auth-actions">
           <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Back to Login
           </button>
-          <button
-            type="button"
-            disabled={!canResend}
-            aria-busy={resending}
-            aria-describedby={resendWait > 0 ? waitId : undefined}
-            onClick={resend}
-          >
-            Resend Email
-          </button>
+          {resendEmail.button}
           <button type="submit" className="button-primary" disabled={!canVerify}>
             Verify Code
           </button>
         </div>
-        <ResendWaitNote id={waitId} seconds={resendWait} />
+        {resendEmail.waitNote}
         {verifying ? <Spinner label="Verifying..." /> : null}
       </form>
     </AuthCard>

@@ -1,8 +1,11 @@
-// The polite lines of the e-mail code screens: after a successful 'Resend Email', and the wait
-// before Resend may be asked again. Each live region stays in the page, empty until there is
-// something to say, so that the message is announced when it appears.
+// 'Resend Email' on the e-mail code screens, with its two polite lines: 'A new code has been sent.'
+// after a Resend, and the wait before Resend may be asked again. Each live region stays in the
+// page, empty until there is something to say, so that the message is announced when it appears.
+import { useId, useState } from 'react';
+import { selectResendWait } from '../../../machines/auth.selectors.ts';
+import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 
-export function ResentNote({ shown }: { shown: boolean }) {
+function ResentNote({ shown }: { shown: boolean }) {
   return (
     <p role="status" className="auth-note">
       {shown ? 'A new code has been sent.' : null}
@@ -11,10 +14,42 @@ export function ResentNote({ shown }: { shown: boolean }) {
 }
 
 /** The wait before 'Resend Email' may send another code, counting down each second; gone once it is over. */
-export function ResendWaitNote({ id, seconds }: { id: string; seconds: number }) {
+function ResendWaitNote({ id, seconds }: { id: string; seconds: number }) {
   return (
     <p id={id} aria-live="polite" className="auth-note">
       {seconds > 0 ? `You can ask for a new code in ${seconds} s.` : null}
     </p>
   );
+}
+
+/**
+ * The Resend button of a code form and its lines, for the screen to place: `resentNote` under
+ * the error line (shown while the form is idle with no error), `button` among the actions,
+ * `waitNote` under them.
+ */
+export function useResendEmail(form: { resending: boolean; idle: boolean; error: string | null }) {
+  const { auth } = useSession();
+  const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
+  const wait = useAuthSelector(selectResendWait);
+  const waitId = useId();
+  const [resent, setResent] = useState(false);
+  const resend = () => {
+    setResent(true);
+    auth.send({ type: 'EMAIL.RESEND' });
+  };
+  return {
+    resentNote: <ResentNote shown={resent && form.idle && form.error === null} />,
+    button: (
+      <button
+        type="button"
+        disabled={!canResend}
+        aria-busy={form.resending}
+        aria-describedby={wait > 0 ? waitId : undefined}
+        onClick={resend}
+      >
+        Resend Email
+      </button>
+    ),
+    waitNote: <ResendWaitNote id={waitId} seconds={wait} />,
+  };
 }
