@@ -44,13 +44,17 @@ const DASHBOARD_MODULES = ['/src/features/dashboard/dashboard-page.tsx', '/src/f
 
 /**
  * The URLs of the chunks the dashboard's page and chart are made of, with every chunk they import,
- * less what index.html preloads anyway (the entry and its imports): for a returning user the
- * dashboard's start (src/workers/dashboard-worker.ts) asks for them while the app's entry runs.
+ * less what is asked for anyway (the entry and its imports, which the inline script preloads, and
+ * the dashboard's start itself): for a returning user the dashboard's start
+ * (src/workers/dashboard-worker.ts) asks for them while the app's entry runs.
  */
 function dashboardModules(bundle: Rolldown.OutputBundle | undefined, base: string): string[] {
   const chunks = Object.values(bundle ?? {}).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const preloaded = new Set(chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [chunk.fileName, ...chunk.imports]));
+  const preloaded = new Set([
+    ...chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [chunk.fileName, ...chunk.imports]),
+    dashboardChunk(bundle, ''),
+  ]);
   const listed = new Set<string>();
   const visit = (chunk: Rolldown.OutputChunk) => {
     if (preloaded.has(chunk.fileName) || listed.has(chunk.fileName)) return;
