@@ -233,6 +233,75 @@ describe('calls the main thread made before the worker could', () => {
     expect(calls).toEqual([]);
   });
 
+  it('reads an answer as it arrives, before the load asks for it, and answers that load from it', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    const impersonatedUrl = `${url}&impersonate_affiliate=AFF-100`;
+    service.expect({ url: impersonatedUrl, token: context.token });
+    let read = false;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          controller.enqueue(new Uint8Array(body()));
+          controller.close();
+          read = true;
+        },
+        // Nothing is read before someone asks for it.
+      },
+      { highWaterMark: 0 },
+    );
+    service.answer({ url: impersonatedUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
+    await vi.waitFor(() => expect(read).toBe(true));
+
+    const events = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'payment_events', ...query }));
+    expect(events.count).toBe(data.events.length);
+    const fees = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'connection_fees', ...query }));
+    expect(unwrap(service.view(viewOf({ events, fees }))).stats).toEqual(
+      deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats,
+    );
+    // Only the call that was not made early went to the API.
+    expect(calls.map((call) => call.url.pathname)).toEqual(['/api/v2/connection_fees/']);
+  });
+
+  it('reads the affiliates early too', async () => {
+    const { fetch, calls } = api();
+    const service = createDashboardService({ fetch });
+    const affiliatesUrl = `${BASE}affiliates/`;
+    service.expect({ url: affiliatesUrl, token: context.token });
+    let read = false;
+    const list = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify(list)));
+          controller.close();
+          read = true;
+        },
+        // Nothing is read before someone asks for it.
+      },
+      { highWaterMark: 0 },
+    );
+    service.answer({ url: affiliatesUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
+    await vi.waitFor(() => expect(read).toBe(true));
+    expect(unwrap(await service.affiliates(context))).toHaveLength(list.length);
+    expect(calls).toEqual([]);
+  });
+
+  it('lets an early answer go when no load takes it up within a minute', async () => {
+    vi.useFakeTimers();
+    try {
+      const { fetch, calls } = api();
+      const service = createDashboardService({ fetch });
+      service.expect({ url, token: context.token });
+      service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [], body: body() });
+      await vi.advanceTimersByTimeAsync(60_000);
+      unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
+      expect(calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('asks the API itself for a call with another token', async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });

@@ -9,6 +9,9 @@
 // a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). A call the main
 // thread has made already for this worker (`expect`, `answer`: dashboard-worker.ts) is answered
 // with those bytes when the same URL is asked with the same token, through the same API client.
+// Such a call's answer is read, parsed and validated as soon as it arrives, before the main thread
+// asks for it: the page's code is still loading meanwhile, and at 10,000 events the parsing is
+// the longest link of the chain.
 import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
@@ -18,7 +21,7 @@ import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashbo
 import { statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, parseInstant, rangeOfQuery } from '../domain/dates.ts';
 import type { DetailTableName } from '../domain/detail-columns.ts';
-import type { Answer, Expected } from './dashboard-start.ts';
+import { callUrl, type Answer, type Expected } from './dashboard-start.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
 
@@ -119,6 +122,16 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
   const early = new Map<string, Promise<Response>>();
   /** Those whose answer has not come yet. */
   const pending = new Map<string, (answer: Answer) => void>();
+  /** The loads of those calls, started at once, by URL and token, until the same load takes one up. */
+  const started = new Map<string, Promise<Outcome<ListHandle>> | Promise<Outcome<Affiliate[]>>>();
+
+  /** The load started for this call if there is one (taken up once), else a new one. */
+  function startedOr<T extends Outcome<ListHandle> | Outcome<Affiliate[]>>(key: string, load: () => Promise<T>): Promise<T> {
+    const loading = started.get(key) as Promise<T> | undefined;
+    if (!loading) return load();
+    started.delete(key);
+    return loading;
+  }
 
   /** The global fetch, except for a call the main thread has made with the same token. */
   const fetchWith =
@@ -135,9 +148,12 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       return (options.fetch ?? globalThis.fetch)(input, init);
     };
 
-  const loadAffiliates = (context: CallContext) => settle(() => fetchAffiliates(clientFor(context)));
+  const fetchAffiliatesOf = (context: CallContext) => settle(() => fetchAffiliates(clientFor(context)));
+  const loadAffiliates = (context: CallContext) =>
+    startedOr(callKey(affiliatesUrl(context), context.token), () => fetchAffiliatesOf(context));
+  const loadList = (request: ListRequest) => startedOr(callKey(listUrl(request), request.token), () => fetchList(request));
 
-  const loadList = (request: ListRequest) =>
+  const fetchList = (request: ListRequest) =>
     settle(async () => {
       const client = clientFor(request);
       const range = { start: request.start, end: request.end };
@@ -268,9 +284,16 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       response.catch(() => {});
       early.set(key, response);
       pending.set(key, settle);
+      const call = callOf(url, token);
+      const loading = !call ? null : 'list' in call ? fetchList(call.list) : fetchAffiliatesOf(call.affiliates);
+      if (loading) started.set(key, loading);
       // Not taken up in time (the user went elsewhere): let it go.
       setTimeout(() => {
         if (early.get(key) === response) early.delete(key);
+        if (loading && started.get(key) === loading) {
+          started.delete(key);
+          void loading.then((outcome) => outcome.ok && 'id' in outcome.value && lists.delete(outcome.value.id));
+        }
       }, EARLY_KEPT_MS);
     },
 
@@ -284,6 +307,31 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
 /** A call made for the worker is taken up by the same URL asked with the same token only. */
 const callKey = (url: string, token: string | null) => JSON.stringify([url, token]);
+
+const affiliatesUrl = (context: CallContext) => callUrl(context.baseUrl, 'affiliates/', {}, context.impersonated);
+
+function listUrl(request: ListRequest): string {
+  const query: Record<string, string> = { start: request.start };
+  if (request.end !== undefined) query.end = request.end;
+  return callUrl(request.baseUrl, `${request.list}/`, query, request.impersonated);
+}
+
+/** What a call's URL loads: the affiliates, or a list of a range. */
+type Call = { affiliates: CallContext } | { list: ListRequest };
+
+/** The load a call's URL asks for; none for a URL the API client would not build just so. */
+function callOf(url: string, token: string | null): Call | null {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const name = parsed?.pathname.match(/(affiliates|payment_events|connection_fees)\/$/)?.[1];
+  if (!parsed || !name) return null;
+  const params = parsed.searchParams;
+  const context = { baseUrl: url.slice(0, url.indexOf(`${name}/`)), token, impersonated: params.get('impersonate_affiliate') };
+  if (name === 'affiliates') return affiliatesUrl(context) === url ? { affiliates: context } : null;
+  const request: ListRequest = { ...context, list: name as ListName, start: params.get('start') ?? '' };
+  const end = params.get('end');
+  if (end !== null) request.end = end;
+  return listUrl(request) === url ? { list: request } : null;
+}
 
 /** The day slot of each item (-1 outside the range). */
 function slotsOf(items: readonly { created: string }[], index: DayIndex): Int32Array {
