@@ -3,6 +3,8 @@
 // so it cannot drift from them), and an inline script in <head> (src/features/auth/
 // prerendered-login.ts) hides it where it is not the page to show and holds an early Login. The
 // first paint then shows a form that can be typed into, before any of the app's code has run.
+// The app's stylesheet is written into the page as well: that first paint then waits for no
+// other request.
 import path from 'node:path';
 import { minifySync, runnerImport, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
@@ -37,6 +39,23 @@ function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string)
   const waits = chunk.imports.filter((name) => !/rolldown-runtime/.test(name));
   if (waits.length > 0) throw new Error(`prerender-login: the dashboard's start chunk imports ${waits.join(', ')}`);
   return `${base}${chunk.fileName}`;
+}
+
+/**
+ * The page's stylesheet written into it: a <style> with its text, and the <link> disabled, which
+ * the browser does not fetch but Vite's loader of lazy chunks finds (a lazy chunk that lists the
+ * stylesheet among its dependencies would add it to the page again, after the chunks' own).
+ * The server's Content-Security-Policy allows exactly that text by its hash.
+ */
+function inlineStylesheet(html: string, bundle: Rolldown.OutputBundle | undefined, base: string): string {
+  const tags = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)">/g)];
+  if (tags.length !== 1) throw new Error(`prerender-login: index.html has ${tags.length} stylesheets, not one`);
+  const [tag, href] = tags[0]! as unknown as [string, string];
+  const asset = Object.values(bundle ?? {}).find((output) => `${base}${output.fileName}` === href);
+  if (asset?.type !== 'asset') throw new Error(`prerender-login: the bundle has no stylesheet ${href}`);
+  const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+  if (/<\/style/i.test(css)) throw new Error('prerender-login: the stylesheet cannot go into a <style> element');
+  return html.replace(tag, () => `<style>${css.trim()}</style>\n    <link rel="stylesheet" href="${href}" disabled>`);
 }
 
 /** The modules of the dashboard's lazily loaded page and chart. */
@@ -102,7 +121,7 @@ export function prerenderLogin(): Plugin {
           'boot.js',
           bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base)),
         ).code.trim();
-        return html
+        return inlineStylesheet(html, context.bundle, config.base)
           .replace(entryTag[0], '')
           .replace(
             '</title>',

@@ -11,7 +11,7 @@ import { compressAnswers } from './compression.ts';
 import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
-import { builtPageScriptHashes, noStore, securityHeaders } from './security-headers.ts';
+import { builtPageHashes, noStore, securityHeaders } from './security-headers.ts';
 import { ensureDemoData } from './seed.ts';
 import { createFileCache, serveFiles } from './static-files.ts';
 
@@ -100,10 +100,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   pruning.unref();
 
   const root = new Hono();
-  // The built page's inline script (the prerendered login form's) runs by its hash. The portal
-  // must be built: a missing page fails here, rather than on the first request.
-  const scriptHashes = options.distDir ? builtPageScriptHashes(path.join(options.distDir, 'index.html')) : undefined;
-  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, scriptHashes }));
+  // The built page's inline script and stylesheet (the prerendered login form's) are allowed by
+  // their hashes. The portal must be built: a missing page fails here, rather than on the first
+  // request.
+  const inlineHashes = options.distDir ? builtPageHashes(path.join(options.distDir, 'index.html')) : undefined;
+  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, inlineHashes }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
   // JSON answers are compressed as they go out; the portal's files below, once and kept.

@@ -1,17 +1,18 @@
 // @vitest-environment node
-// The built page's inline script (the prerendered login form's) under the content security
-// policy: allowed by the hash of exactly its text, read from dist/index.html when the server
-// starts; any other inline script stays blocked.
+// The built page's inline script and stylesheet (the prerendered login form's) under the content
+// security policy: allowed by the hash of exactly their text, read from dist/index.html when the
+// server starts; any other inline script or style stays blocked.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from './index.ts';
-import { inlineScriptHashes } from './security-headers.ts';
+import { inlineScriptHashes, inlineStyleHashes } from './security-headers.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const BOOT = 'document.documentElement.setAttribute("data-login-hidden","")';
+const STYLES = '.app{display:flex}h1{margin:0}';
 
 describe('inlineScriptHashes', () => {
   it('hashes the text of each inline script, exactly as written', () => {
@@ -24,24 +25,32 @@ describe('inlineScriptHashes', () => {
   });
 });
 
-describe('the server with a built page that has an inline script', () => {
+describe('inlineStyleHashes', () => {
+  it('hashes the text of each <style>, exactly as written, and leaves out empty ones and linked stylesheets', () => {
+    const html = `<head><style>${STYLES}</style><link rel="stylesheet" href="/assets/index-1.css"><style></style></head><body><style media="print">\n  a{}\n</style></body>`;
+    expect(inlineStyleHashes(html)).toEqual([sha256(STYLES), sha256('\n  a{}\n')]);
+  });
+});
+
+describe('the server with a built page that has an inline script and stylesheet', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-inline-csp-'));
   const distDir = path.join(workDir, 'dist');
   fs.mkdirSync(distDir, { recursive: true });
   fs.writeFileSync(
     path.join(distDir, 'index.html'),
-    `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`,
+    `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script><style>${STYLES}</style></head><body><div id="root"></div></body></html>`,
   );
   afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
-  it("allows that script by its hash, and no other inline script ('unsafe-inline' never)", async () => {
+  it("allows that script and stylesheet by their hashes, and no other inline script or style ('unsafe-inline' never)", async () => {
     const server = await startServer({ port: 0, databasePath: path.join(workDir, 'portal.sqlite'), distDir, demo: false, log: () => {} });
     try {
       const base = server.url.replace('//localhost:', '//127.0.0.1:');
       for (const route of ['/login', '/api/v2/affiliates/']) {
         const policy = (await fetch(`${base}${route}`)).headers.get('content-security-policy') ?? '';
-        const scriptSrc = policy.split('; ').find((directive) => directive.startsWith('script-src '));
-        expect(scriptSrc, route).toBe(`script-src 'self' ${sha256(BOOT)}`);
+        const directive = (name: string) => policy.split('; ').find((text) => text.startsWith(`${name} `));
+        expect(directive('script-src'), route).toBe(`script-src 'self' ${sha256(BOOT)}`);
+        expect(directive('style-src'), route).toBe(`style-src 'self' ${sha256(STYLES)}`);
       }
     } finally {
       await server.close();
@@ -78,7 +87,7 @@ describe('the server with a built page that has an inline script', () => {
       await server.close();
       fs.writeFileSync(
         page,
-        `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script></head><body><div id="root"></div></body></html>`,
+        `<!doctype html><html><head><title>Portal</title><script>${BOOT}</script><style>${STYLES}</style></head><body><div id="root"></div></body></html>`,
       );
     }
   });

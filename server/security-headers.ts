@@ -14,9 +14,18 @@ export interface SecurityHeaderOptions {
   hsts?: boolean;
   /** The portal was built with a tag manager: its script origin is allowed. */
   tagManager?: boolean;
-  /** Hash sources ('sha256-...') of the inline scripts the portal's page may run, asked for each answer. */
-  scriptHashes?: () => readonly string[];
+  /** Hash sources ('sha256-...') of the inline scripts and styles the portal's page has, asked for each answer. */
+  inlineHashes?: () => InlineHashes;
 }
+
+export interface InlineHashes {
+  scripts: readonly string[];
+  styles: readonly string[];
+}
+
+const NO_INLINE_HASHES: InlineHashes = { scripts: [], styles: [] };
+
+const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
  * The hash sources of a page's inline scripts (those without src), each allowing exactly that
@@ -25,20 +34,28 @@ export interface SecurityHeaderOptions {
 export function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
     .filter(([, attributes = '', body = '']) => !/\ssrc\s*=/i.test(attributes) && body !== '')
-    .map(([, , body = '']) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+    .map(([, , body = '']) => sha256Source(body));
+}
+
+/** The hash sources of a page's <style> elements, each allowing exactly that stylesheet text. */
+export function inlineStyleHashes(html: string): string[] {
+  return [...html.matchAll(/<style(\s[^>]*)?>([\s\S]*?)<\/style>/gi)]
+    .filter(([, , body = '']) => body !== '')
+    .map(([, , body = '']) => sha256Source(body));
 }
 
 /**
- * The hash sources of the built page's inline scripts, as the page is now: read again whenever
- * the file changes (a rebuild under a running server), as the page itself is served. It must
- * exist when the server starts: a missing page fails there, rather than on the first request.
+ * The hash sources of the built page's inline scripts and styles, as the page is now: read again
+ * whenever the file changes (a rebuild under a running server), as the page itself is served. It
+ * must exist when the server starts: a missing page fails there, rather than on the first request.
  */
-export function builtPageScriptHashes(file: string): () => readonly string[] {
-  let seen = { mtimeMs: -1, size: -1, hashes: [] as readonly string[] };
+export function builtPageHashes(file: string): () => InlineHashes {
+  let seen = { mtimeMs: -1, size: -1, hashes: NO_INLINE_HASHES };
   const read = () => {
     const stats = fs.statSync(file);
     if (stats.mtimeMs !== seen.mtimeMs || stats.size !== seen.size) {
-      seen = { mtimeMs: stats.mtimeMs, size: stats.size, hashes: inlineScriptHashes(fs.readFileSync(file, 'utf8')) };
+      const html = fs.readFileSync(file, 'utf8');
+      seen = { mtimeMs: stats.mtimeMs, size: stats.size, hashes: { scripts: inlineScriptHashes(html), styles: inlineStyleHashes(html) } };
     }
     return seen.hashes;
   };
@@ -56,15 +73,16 @@ export function builtPageScriptHashes(file: string): () => readonly string[] {
 export function securityHeaders({
   hsts = false,
   tagManager = false,
-  scriptHashes = () => [],
+  inlineHashes = () => NO_INLINE_HASHES,
 }: SecurityHeaderOptions = {}): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
-      // Scripts, styles, images and API calls from this origin only; no inline style, and no
-      // inline script but the page's own, each allowed by its hash.
+      // Scripts, styles, images and API calls from this origin only; no inline script or style
+      // but the page's own, each allowed by its hash.
       defaultSrc: ["'self'"],
-      // One value, so that a page without inline scripts gets no empty source in the list.
-      scriptSrc: [() => ["'self'", ...scriptHashes()].join(' '), ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
+      // One value each, so that a page without inline scripts or styles gets no empty source in the list.
+      scriptSrc: [() => ["'self'", ...inlineHashes().scripts].join(' '), ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
+      styleSrc: [() => ["'self'", ...inlineHashes().styles].join(' ')],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       // Not covered by default-src: an injected form must not post anywhere else.

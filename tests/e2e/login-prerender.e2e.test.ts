@@ -35,10 +35,10 @@ async function pageWithScriptHeld(options: { context?: BrowserContext } = {}) {
   return { page, release, errors };
 }
 
-/** Opens a path and waits for the page's stylesheet, without waiting for the held script. */
+/** Opens a path and waits for the page's stylesheet (written into it), without waiting for the held script. */
 async function open(page: Page, route: string): Promise<void> {
   await page.goto(`${e2e.portal.url}${route}`, { waitUntil: 'commit' });
-  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')));
+  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.ownerNode instanceof HTMLStyleElement));
 }
 
 const loginHeading = (page: Page) => page.getByRole('heading', { name: 'Affiliate Login' });
@@ -59,8 +59,44 @@ describe('the built page', () => {
     expect(root).toMatch(/<label for="[^"]+">Email or Username<\/label><input[^>]*name="username"/);
     expect(root).toMatch(/<label for="[^"]+">Password<\/label><div class="password-field"><input[^>]*type="password"[^>]*name="password"/);
     expect(root).toContain('<button type="submit" class="button-primary">Login</button>');
-    // The page's stylesheet comes in <head>, so the first paint is styled.
-    expect(html.indexOf('rel="stylesheet"')).toBeLessThan(html.indexOf('<body>'));
+    // The page's stylesheet is written into <head>, so the first paint is styled and waits for no other request.
+    expect(html.indexOf('<style>')).toBeGreaterThan(0);
+    expect(html.indexOf('</style>')).toBeLessThan(html.indexOf('<body>'));
+    expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]*\sdisabled)[^>]*>/);
+  });
+
+  it('loads no stylesheet file on the login page, nor again when a lazy chunk lists it', async () => {
+    const stylesheets = (page: Page) => {
+      const requested: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'stylesheet') requested.push(new URL(request.url()).pathname);
+      });
+      return requested;
+    };
+    const page = await e2e.track(await e2e.browser.newContext(DESKTOP)).newPage();
+    const onLogin = stylesheets(page);
+    await page.goto(`${e2e.portal.url}/login`);
+    await formTakenOver(page);
+    expect(onLogin).toEqual([]);
+    // Its rules apply: the card is narrower than the page.
+    const widths = await page.evaluate(() => ({
+      card: document.querySelector('.auth-card')!.clientWidth,
+      page: document.body.clientWidth,
+    }));
+    expect(widths.card).toBeLessThan(widths.page);
+
+    // Without its worker, the dashboard loads its data service on the page: a lazy chunk whose
+    // dependencies include the page's stylesheet.
+    const signedIn = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter'));
+    const dashboard = await signedIn.context().newPage();
+    await dashboard.route(/\/assets\/dashboard\.worker-[^/]+\.js$/, (route) => route.abort());
+    const onDashboard = stylesheets(dashboard);
+    await dashboard.goto(`${e2e.portal.url}/`);
+    await dashboard.getByRole('region', { name: 'Summary' }).getByText('Referral Fees').waitFor();
+    const pageStylesheet = `/assets/${fs.readdirSync(path.join(DIST, 'assets')).find((name) => /^index-[^/]+\.css$/.test(name))}`;
+    expect(onDashboard.length).toBeGreaterThan(0);
+    expect(onDashboard).not.toContain(pageStylesheet);
+    expect(await dashboard.locator(`link[rel="stylesheet"][href="${pageStylesheet}"]:not([disabled])`).count()).toBe(0);
   });
 
   it("leaves the app's code to the inline script: no tag asks for it before the form's first paint", () => {
