@@ -50,7 +50,7 @@ function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string)
 function inlineStylesheet(html: string, bundle: Rolldown.OutputBundle | undefined, base: string): string {
   const tags = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)">/g)];
   if (tags.length !== 1) throw new Error(`prerender-login: index.html has ${tags.length} stylesheets, not one`);
-  const [tag, href] = tags[0]! as unknown as [string, string];
+  const [tag, href = ''] = tags[0]!;
   const asset = Object.values(bundle ?? {}).find((output) => `${base}${output.fileName}` === href);
   if (asset?.type !== 'asset') throw new Error(`prerender-login: the bundle has no stylesheet ${href}`);
   const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);

@@ -28,21 +28,17 @@ const NO_INLINE_HASHES: InlineHashes = { scripts: [], styles: [] };
 const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * The hash sources of a page's inline scripts (those without src), each allowing exactly that
- * script text.
+ * The hash sources of a page's inline <script>s (those without src) or <style>s, each allowing
+ * exactly that text.
  */
-export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
+function elementHashes(html: string, tag: 'script' | 'style'): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'gi'))]
     .filter(([, attributes = '', body = '']) => !/\ssrc\s*=/i.test(attributes) && body !== '')
     .map(([, , body = '']) => sha256Source(body));
 }
 
-/** The hash sources of a page's <style> elements, each allowing exactly that stylesheet text. */
-export function inlineStyleHashes(html: string): string[] {
-  return [...html.matchAll(/<style(\s[^>]*)?>([\s\S]*?)<\/style>/gi)]
-    .filter(([, , body = '']) => body !== '')
-    .map(([, , body = '']) => sha256Source(body));
-}
+export const inlineScriptHashes = (html: string) => elementHashes(html, 'script');
+export const inlineStyleHashes = (html: string) => elementHashes(html, 'style');
 
 /**
  * The hash sources of the built page's inline scripts and styles, as the page is now: read again
