@@ -15,7 +15,8 @@ import { jsonListAnswer } from './json-list.ts';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** A built chunk of some 30 KB: text that compresses well, as JavaScript does. */
