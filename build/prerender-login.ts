@@ -121,14 +121,16 @@ export function prerenderLogin(): Plugin {
           'boot.js',
           bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base)),
         ).code.trim();
+        // Replaced by functions: a replacement string would read `$'`, `$&`… in the script or markup as patterns.
         return inlineStylesheet(html, context.bundle, config.base)
           .replace(entryTag[0], '')
           .replace(
             '</title>',
-            `</title>\n    <meta name="${DASHBOARD_MODULES_META}" content="${dashboardModules(context.bundle, config.base).join(' ')}">` +
+            () =>
+              `</title>\n    <meta name="${DASHBOARD_MODULES_META}" content="${dashboardModules(context.bundle, config.base).join(' ')}">` +
               `\n    <script>${script}</script>`,
           )
-          .replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
+          .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`);
       },
     },
   };
