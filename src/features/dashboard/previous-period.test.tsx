@@ -156,6 +156,12 @@ function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
 
 type Changes = Record<string, { shown: string; spoken: string }>;
 
+/** What the stat boxes of a scope's Last 30 days show: their figures and each one's change. */
+function last30Summary(server: TestServer, scope: { affiliates: string[]; connected: string[] }) {
+  const current = expectedFigures(server.db, { ...scope, ...last30() });
+  return { stats: statBoxes(current), changes: expectedChanges(current, expectedFigures(server.db, { ...scope, ...before30() })) };
+}
+
 /** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
 function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Changes {
   return Object.fromEntries(
@@ -385,20 +391,8 @@ describe('change against the previous period', () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
     await waitForFigures();
-    const parent = {
-      stats: statBoxes(expectedFigures(server.db, { ...parentScope, ...last30() })),
-      changes: expectedChanges(
-        expectedFigures(server.db, { ...parentScope, ...last30() }),
-        expectedFigures(server.db, { ...parentScope, ...before30() }),
-      ),
-    };
-    const child = {
-      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
-      changes: expectedChanges(
-        expectedFigures(server.db, { ...childScope, ...last30() }),
-        expectedFigures(server.db, { ...childScope, ...before30() }),
-      ),
-    };
+    const parent = last30Summary(server, parentScope);
+    const child = last30Summary(server, childScope);
     expect(child.changes).not.toEqual(parent.changes);
     await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
 
@@ -417,20 +411,8 @@ describe('change against the previous period', () => {
     const { server: held, hold } = gated(server);
     const { session } = renderDashboard(held);
     await waitForFigures();
-    const everyone = {
-      stats: statBoxes(expectedFigures(server.db, { ...adminScope, ...last30() })),
-      changes: expectedChanges(
-        expectedFigures(server.db, { ...adminScope, ...last30() }),
-        expectedFigures(server.db, { ...adminScope, ...before30() }),
-      ),
-    };
-    const child = {
-      stats: statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })),
-      changes: expectedChanges(
-        expectedFigures(server.db, { ...childScope, ...last30() }),
-        expectedFigures(server.db, { ...childScope, ...before30() }),
-      ),
-    };
+    const everyone = last30Summary(server, adminScope);
+    const child = last30Summary(server, childScope);
     expect(child.changes).not.toEqual(everyone.changes);
     await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
 
