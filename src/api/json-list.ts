@@ -1,12 +1,20 @@
 // A JSON list answer read as it streams in: its items are parsed and validated a batch at a time
 // while the rest is still arriving, so that a list of tens of megabytes is nearly all read by the
-// time its last byte comes, instead of only starting then. Anything but an array is read whole,
-// as client.request reads an answer, so that every error says exactly what it would there.
+// time its last byte comes, instead of only starting then. A shorter answer is read whole once it
+// is in, and so is anything but an array, as client.request reads an answer, so that every error
+// says exactly what it would there.
 import * as z from 'zod/mini';
 import { notJson, validated } from './client.ts';
 
 /** About a megabyte of text per JSON.parse: few calls, and little read twice on a batch's end. */
 const BATCH_CHARS = 1 << 20;
+
+/**
+ * Where an answer starts to be read as it streams: one shorter than this is read whole once it is
+ * all in. At 10,000 events (some 3 MB) the bytes come in faster than their items' ends could be
+ * found, and one JSON.parse of the whole costs less than that search and a parse a batch at a time.
+ */
+export const STREAM_FROM_BYTES = 8 << 20;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -61,10 +69,16 @@ class ItemScanner {
 }
 
 /**
- * The answer's body, a JSON array, as `item`s: parsed and validated as it arrives. The errors are
- * client.request's: 'the body is not JSON', or the first issue with its item's index.
+ * The answer's body, a JSON array, as `item`s: parsed and validated as it arrives once `streamFrom`
+ * bytes are in, else read whole. The errors are client.request's: 'the body is not JSON', or the
+ * first issue with its item's index.
  */
-export async function readJsonList<T>(path: string, response: Response, item: z.ZodMiniType<T>): Promise<T[]> {
+export async function readJsonList<T>(
+  path: string,
+  response: Response,
+  item: z.ZodMiniType<T>,
+  { streamFrom = STREAM_FROM_BYTES }: { streamFrom?: number } = {},
+): Promise<T[]> {
   const list = z.array(item);
   const items: T[] = [];
   /** Every piece of text, should the body have to be read whole after all. */
@@ -129,11 +143,30 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
     }
   };
 
+  /** The body's bytes while fewer than `streamFrom` are in; null once it is read as it streams. */
+  let held: Uint8Array[] | null = [];
+  let heldBytes = 0;
+  const takeHeld = () => {
+    for (const bytes of held ?? []) take(decoder.decode(bytes, { stream: true }));
+    held = null;
+  };
+
   const reader = response.body?.getReader();
   try {
     if (reader) {
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) take(decoder.decode(chunk.value, { stream: true }));
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        if (!held) {
+          take(decoder.decode(chunk.value, { stream: true }));
+          continue;
+        }
+        held.push(chunk.value);
+        heldBytes += chunk.value.byteLength;
+        if (heldBytes >= streamFrom) takeHeld();
+      }
     }
+    // All in before it was long enough to stream: read whole.
+    if (held) whole = true;
+    takeHeld();
     take(decoder.decode());
   } catch {
     // The body was cut off (or its read aborted): as response.json() would fail.
