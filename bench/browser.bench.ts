@@ -14,9 +14,12 @@
 //
 // A returning user: the token record is in localStorage, and the browser has seen the portal
 // before. Two throwaway loads in the same browser context come first: the first fills the HTTP
-// cache (hashed assets are cached for good), the second lets Chromium keep the scripts' compiled
-// code (V8 caches it from a script's second load on). Each measured load is a new page of that
-// context, as when a user opens the portal in a new tab. The floor gets the same treatment.
+// cache (hashed assets are cached for good), the second is one more visit. No compiled code is
+// kept between loads: a context of its own, as newContext makes it, has no code cache (V8 caches
+// nothing there, not even for classic scripts), and in a profile on disk this Chromium keeps a
+// code cache for module scripts but never reads it back. So each load compiles the code it runs.
+// Each measured load is a new page of that context, as when a user opens the portal in a new tab.
+// The floor gets the same treatment.
 // Runs alternate (portal, floor, portal, floor…) so that both see the same machine load, and the
 // medians are printed.
 //
