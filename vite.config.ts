@@ -37,6 +37,11 @@ export default defineConfig(({ mode }) => ({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
+        // Six characters of hash: the entry names every lazy chunk, and each name's hash is text
+        // that gzip cannot shrink, downloaded by /login. 36 bits tell a file's versions apart.
+        entryFileNames: 'assets/[name]-[hash:6].js',
+        chunkFileNames: 'assets/[name]-[hash:6].js',
+        assetFileNames: 'assets/[name]-[hash:6][extname]',
         codeSplitting: {
           // Everything the entry needs at start-up in one chunk: left alone, the bundler splits
           // modules shared with lazy screens (the API client, React) into chunks of their own,
