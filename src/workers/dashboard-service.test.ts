@@ -187,6 +187,21 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
 describe('calls the main thread made before the worker could', () => {
   const url = `${BASE}payment_events/?${new URLSearchParams(query).toString()}`;
   const body = () => new TextEncoder().encode(JSON.stringify(data.events)).buffer;
+  /** An answer's body that gives its bytes only when read (nothing is read before someone asks), and whether it was. */
+  const heldBody = (bytes: Uint8Array) => {
+    let read = false;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+          read = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { stream, wasRead: () => read };
+  };
 
   it('answers the same call with the same token from those bytes, once, waiting for them if need be', async () => {
     const { fetch, calls } = api();
@@ -238,20 +253,9 @@ describe('calls the main thread made before the worker could', () => {
     const service = createDashboardService({ fetch });
     const impersonatedUrl = `${url}&impersonate_affiliate=AFF-100`;
     service.expect({ url: impersonatedUrl, token: context.token });
-    let read = false;
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          controller.enqueue(new Uint8Array(body()));
-          controller.close();
-          read = true;
-        },
-        // Nothing is read before someone asks for it.
-      },
-      { highWaterMark: 0 },
-    );
+    const { stream, wasRead } = heldBody(new Uint8Array(body()));
     service.answer({ url: impersonatedUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
-    await vi.waitFor(() => expect(read).toBe(true));
+    await vi.waitFor(() => expect(wasRead()).toBe(true));
 
     const events = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'payment_events', ...query }));
     expect(events.count).toBe(data.events.length);
@@ -268,21 +272,10 @@ describe('calls the main thread made before the worker could', () => {
     const service = createDashboardService({ fetch });
     const affiliatesUrl = `${BASE}affiliates/`;
     service.expect({ url: affiliatesUrl, token: context.token });
-    let read = false;
     const list = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          controller.enqueue(new TextEncoder().encode(JSON.stringify(list)));
-          controller.close();
-          read = true;
-        },
-        // Nothing is read before someone asks for it.
-      },
-      { highWaterMark: 0 },
-    );
+    const { stream, wasRead } = heldBody(new TextEncoder().encode(JSON.stringify(list)));
     service.answer({ url: affiliatesUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
-    await vi.waitFor(() => expect(read).toBe(true));
+    await vi.waitFor(() => expect(wasRead()).toBe(true));
     expect(unwrap(await service.affiliates(context))).toHaveLength(list.length);
     expect(calls).toEqual([]);
   });
