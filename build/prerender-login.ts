@@ -58,14 +58,20 @@ function inlineStylesheet(html: string, bundle: Rolldown.OutputBundle | undefine
   return html.replace(tag, () => `<style>${css.trim()}</style>\n    <link rel="stylesheet" href="${href}" disabled>`);
 }
 
-/** The modules of the dashboard's lazily loaded page and chart. */
-const DASHBOARD_MODULES = ['/src/features/dashboard/dashboard-page.tsx', '/src/features/dashboard/daily-chart.tsx'];
+/** The modules of the dashboard's lazily loaded page and chart, and of the signed-in pages' tab bar. */
+const DASHBOARD_MODULES = [
+  '/src/features/dashboard/dashboard-page.tsx',
+  '/src/features/dashboard/daily-chart.tsx',
+  '/src/app/layout/tab-bar.tsx',
+];
 
 /**
- * The URLs of the chunks the dashboard's page and chart are made of, with every chunk they import,
- * less what is asked for anyway (the entry and its imports, which the inline script preloads, and
- * the dashboard's start itself): for a returning user the dashboard's start
- * (src/workers/dashboard-worker.ts) asks for them while the app's entry runs.
+ * The URLs of the chunks the dashboard's page, chart and tab bar are made of, with every chunk they
+ * import, less what is asked for anyway (the entry and its imports, which the inline script
+ * preloads, and the dashboard's start itself), then the stylesheets those chunks bring: for a
+ * returning user the dashboard's start (src/workers/dashboard-worker.ts) asks for them while the
+ * app's entry runs. Otherwise the page's stylesheet would be asked for only when the app opens the
+ * page, which waits for it, and the tab bar's code once the page shows.
  */
 function dashboardModules(bundle: Rolldown.OutputBundle | undefined, base: string): string[] {
   const chunks = Object.values(bundle ?? {}).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
@@ -85,7 +91,8 @@ function dashboardModules(bundle: Rolldown.OutputBundle | undefined, base: strin
     if (!chunk) throw new Error(`prerender-login: no chunk holds ${id}`);
     visit(chunk);
   }
-  return [...listed].map((fileName) => `${base}${fileName}`);
+  const stylesheets = [...listed].flatMap((fileName) => [...(byFile.get(fileName)!.viteMetadata?.importedCss ?? [])]);
+  return [...listed, ...new Set(stylesheets)].map((fileName) => `${base}${fileName}`);
 }
 
 export function prerenderLogin(): Plugin {

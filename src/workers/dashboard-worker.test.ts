@@ -117,9 +117,17 @@ describe("the dashboard's start for a stored session, before the app runs", () =
 });
 
 describe("the dashboard's code for a stored session, before the app runs", () => {
-  const listed = ['/assets/dashboard-page-1.js', '/assets/daily-chart-2.js'];
+  const listed = ['/assets/dashboard-page-1.js', '/assets/daily-chart-2.js', '/assets/dashboard-page-3.css'];
+  /** Each link in the page's head: 'rel as path'. */
   const preloads = () =>
-    [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname);
+    [...document.head.querySelectorAll<HTMLLinkElement>('link')].map((link) =>
+      [link.rel, link.getAttribute('as'), new URL(link.href).pathname].filter(Boolean).join(' '),
+    );
+  const preloaded = [
+    'modulepreload /assets/dashboard-page-1.js',
+    'modulepreload /assets/daily-chart-2.js',
+    'preload style /assets/dashboard-page-3.css',
+  ];
 
   beforeEach(() => {
     const meta = document.createElement('meta');
@@ -136,16 +144,17 @@ describe("the dashboard's code for a stored session, before the app runs", () =>
       return new Promise<Response>(() => {});
     });
     await pageLoad('/', JSON.stringify(stored()));
-    expect(preloads()).toEqual(listed);
-    expect(preloadedBeforeCalls).toEqual(listed);
-    // Module scripts are fetched in CORS mode: so are their preloads, or the fetch is not reused.
-    for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) expect(link.crossOrigin).toBe('');
+    // The stylesheet is only fetched: Vite's loader applies it with the page's chunk.
+    expect(preloads()).toEqual(preloaded);
+    expect(preloadedBeforeCalls).toEqual(preloaded);
+    // Module scripts and Vite's stylesheets are fetched in CORS mode: so are their preloads, or the fetch is not reused.
+    for (const link of document.head.querySelectorAll<HTMLLinkElement>('link')) expect(link.crossOrigin).toBe('');
   });
 
   it('asks for them too when the stored token must be refreshed first: the dashboard opens all the same', async () => {
     await pageLoad('/affiliate/AFF-101', JSON.stringify(stored(30)));
     expect(told).toEqual([]);
-    expect(preloads()).toEqual(listed);
+    expect(preloads()).toEqual(preloaded);
   });
 
   it('asks for nothing on other routes', async () => {

@@ -113,12 +113,18 @@ describe("the dashboard's data worker", () => {
       for (const startTime of calls) expect(startTime).toBeLessThan(appStarted);
     });
 
-    await step(p, SCREEN, "the dashboard's page and chart code asked for before the default range's calls", async () => {
+    await step(p, SCREEN, "the dashboard's page, chart, stylesheet and tab bar asked for before the default range's calls", async () => {
       const started = await p.evaluate(() =>
         performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime })),
       );
       const firstCall = Math.min(...started.filter((entry) => entry.name.startsWith('/api/v2/')).map((entry) => entry.startTime));
-      for (const chunk of [/^\/assets\/dashboard-page-.*\.js$/, /^\/assets\/daily-chart-.*\.js$/]) {
+      const files = [
+        /^\/assets\/dashboard-page-.*\.js$/,
+        /^\/assets\/daily-chart-.*\.js$/,
+        /^\/assets\/dashboard-page-.*\.css$/,
+        /^\/assets\/tab-bar-.*\.js$/,
+      ];
+      for (const chunk of files) {
         const asked = started.find((entry) => chunk.test(entry.name));
         expect(asked, String(chunk)).toBeDefined();
         expect(asked!.startTime, String(chunk)).toBeLessThan(firstCall);
