@@ -65,6 +65,15 @@ describe('the built page', () => {
     expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]*\sdisabled)[^>]*>/);
   });
 
+  it("names the tab's icon, which the server serves: no browser asks for a /favicon.ico that is not there", async () => {
+    const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+    const href = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1];
+    expect(href).toBeDefined();
+    const icon = await fetch(new URL(href!, e2e.portal.url));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('Content-Type')).toMatch(/^image\/svg\+xml/);
+  });
+
   it('loads no stylesheet file on the login page, nor again when a lazy chunk lists it', async () => {
     const stylesheets = (page: Page) => {
       const requested: string[] = [];
