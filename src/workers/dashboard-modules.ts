@@ -16,8 +16,9 @@ export function preloadDashboardModules(doc: Document): void {
   const listed = doc.querySelector<HTMLMetaElement>(`meta[name="${DASHBOARD_MODULES_META}"]`)?.content ?? '';
   for (const href of listed.split(' ').filter(Boolean)) {
     const link = doc.createElement('link');
-    link.rel = href.endsWith('.css') ? 'preload' : 'modulepreload';
-    if (link.rel === 'preload') link.setAttribute('as', 'style');
+    const stylesheet = href.endsWith('.css');
+    link.rel = stylesheet ? 'preload' : 'modulepreload';
+    if (stylesheet) link.setAttribute('as', 'style');
     // Both are fetched in CORS mode when used (Vite's loader sets crossorigin): so are their preloads, or the fetch is not reused.
     link.crossOrigin = '';
     link.href = href;
