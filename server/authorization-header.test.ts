@@ -36,6 +36,21 @@ describe('the Authorization header', () => {
     }
   });
 
+  it('names the Bearer scheme in WWW-Authenticate on every 401, as HTTP asks and DRF does', async () => {
+    const { access } = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    const answers = [
+      await callApi(server, 'GET', 'affiliates/'),
+      await withHeader(`Token ${access}`),
+      await withHeader(`Bearer ${access.slice(0, -4)}AAAA`),
+      await callApi(server, 'POST', 'token/', { username: fx.users.parent.username, password: 'wrong password' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('WWW-Authenticate')).toBe('Bearer realm="api"');
+    }
+    expect((await withHeader(`Bearer ${access}`)).headers.get('WWW-Authenticate')).toBeNull();
+  });
+
   it('takes any whitespace between the two parts, as a split on whitespace does', async () => {
     const { access } = await signIn(server, fx.users.parent.username, fx.users.parent.password);
     expect((await withHeader(`Bearer  ${access}`)).status).toBe(200);

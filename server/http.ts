@@ -11,6 +11,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     readonly body: ErrorBody,
+    /** Headers the answer carries besides the body's, such as a 429's Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
   }
@@ -77,6 +79,11 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
 /** A required, non-blank string field. */
 export const requiredString = z.string().trim().min(1);
 
+/** A 401 names the scheme the API takes, as HTTP asks and DRF's JWT authentication does. */
+const WWW_AUTHENTICATE = 'Bearer realm="api"';
+
 export function errorResponse(c: Context, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  if (error.status === 401) c.header('WWW-Authenticate', WWW_AUTHENTICATE);
   return c.json(error.body, error.status);
 }

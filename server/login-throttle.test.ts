@@ -39,6 +39,8 @@ const rightPassword = (name: FixtureUserName, address?: string) => login(fx.user
 function expectThrottled(answer: Answer) {
   expect(answer.status).toBe(429);
   expect(detailOf(answer)).toMatch(THROTTLED);
+  // The wait in seconds, as the text has it, for clients that read headers.
+  expect(answer.headers.get('Retry-After')).toBe(/\d+/.exec(detailOf(answer))?.[0]);
 }
 
 describe('wrong passwords', () => {

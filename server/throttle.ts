@@ -2,7 +2,7 @@
 // after `limit.count` events within `limit.windowMs` for one key, further attempts get 429 until
 // the oldest event leaves the window. The events live in the failed_attempts table.
 import type { Db } from './db.ts';
-import { detail } from './http.ts';
+import { ApiError } from './http.ts';
 
 export interface Limit {
   count: number;
@@ -39,7 +39,11 @@ export function createThrottle(db: Db, now: () => number): Throttle {
       const { count, oldest } = recent.get(key, now() - limit.windowMs) ?? { count: 0, oldest: null };
       if (count < limit.count || oldest === null) return;
       const seconds = Math.max(1, Math.ceil((oldest + limit.windowMs - now()) / 1000));
-      throw detail(429, `Request was throttled. Expected available in ${seconds} seconds.`);
+      throw new ApiError(
+        429,
+        { detail: `Request was throttled. Expected available in ${seconds} seconds.` },
+        { 'Retry-After': String(seconds) },
+      );
     },
     record(key) {
       return Number(insert.run(key, now()).lastInsertRowid);
