@@ -38,6 +38,7 @@ function issueText(issue: z.core.$ZodIssue): string {
     return issue.expected === 'string' ? 'Not a valid string.' : `Expected a ${issue.expected}.`;
   }
   if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) return messages.blank;
+  if (issue.code === 'too_big' && issue.origin === 'string') return `Ensure this field has no more than ${issue.maximum} characters.`;
   return issue.message;
 }
 

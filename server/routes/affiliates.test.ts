@@ -153,6 +153,23 @@ describe('POST affiliates/invites/register/', () => {
     expectFieldErrors(await register({ ...valid(), password: 12345678 }), { password: NOT_A_STRING });
   });
 
+  it("refuses an e-mail address or password over Django's lengths (254, 128) in DRF's words, and keeps the invite", async () => {
+    // Stored, such an address would become the username and a token claim too long for any header.
+    const local = 'a'.repeat(64);
+    const longEmail = `${local}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(54)}.example`;
+    expect(longEmail.length).toBe(255);
+    expectFieldErrors(await register({ ...valid(), email: longEmail }), {
+      email: ['Ensure this field has no more than 254 characters.'],
+    });
+    expectFieldErrors(await register({ ...valid(), email: `${'x'.repeat(60_000)}@fixtures.example` }), {
+      email: ['Ensure this field has no more than 254 characters.'],
+    });
+    expectFieldErrors(await register({ ...valid(), password: `${'Qx7#kz'.repeat(21)}abc` }), {
+      password: ['Ensure this field has no more than 128 characters.'],
+    });
+    expect((await get(`affiliates/invites/${api.fx.invites.valid}/`)).status).toBe(200);
+  });
+
   it('answers every field error at once, and keeps the invite after a failed attempt', async () => {
     expectFieldErrors(await register({}), { email: REQUIRED, password: REQUIRED, invite_id: REQUIRED });
     expectFieldErrors(await register({ email: 'x', password: 'y', invite_id: '' }), { email: true, password: true, invite_id: BLANK });

@@ -22,10 +22,12 @@ interface InviteRow {
 }
 
 const MAX_PASSWORD_LENGTH = 128;
+/** Django's User.email: an address longer than this is refused, not stored (it becomes the username, a token claim). */
+const MAX_EMAIL_LENGTH = 254;
 
 const registerBody = z
   .object({
-    email: requiredString.pipe(z.email('Enter a valid email address.')),
+    email: requiredString.max(MAX_EMAIL_LENGTH, { abort: true }).pipe(z.email('Enter a valid email address.')),
     password: z.string().min(1, { abort: true }).max(MAX_PASSWORD_LENGTH),
     invite_id: requiredString,
   })
