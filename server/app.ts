@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, ServerContext } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, detail, errorResponse, messages } from './http.ts';
+import { isLoopbackHost } from './loopback.ts';
 import { createMailer } from './mail.ts';
 import { affiliateRoutes } from './routes/affiliates.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -30,6 +31,12 @@ export interface AppOptions {
   print?: (line: string) => void;
   /** Behind one reverse proxy: the client address for throttling is X-Forwarded-For's last entry. */
   trustProxy?: boolean;
+}
+
+/** Whether a request's Host header names this machine's loopback (any port). */
+function askedAsLoopback(host: string | undefined): boolean {
+  if (!host || !URL.canParse(`http://${host}`)) return false;
+  return isLoopbackHost(new URL(`http://${host}`).hostname);
 }
 
 export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: ServerContext } {
@@ -63,7 +70,8 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
   api.route('/', salesRoutes(context));
   api.route('/', reportRoutes(context));
   // A catch-all route, not api.notFound(): app.route() copies only the sub-app's routes. A known
-  // path asked with another method is a 405 naming the allowed ones, as DRF answers it.
+  // path asked with another method is a 405 naming the allowed ones, as DRF answers it; asked
+  // with OPTIONS, which that list names, it is answered with the list alone.
   const known = api.routes
     .filter((route) => route.method !== 'ALL')
     .map((route) => ({ method: route.method, pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`) }));
@@ -72,13 +80,20 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     const allowed = [...new Set(known.filter((route) => route.pattern.test(path)).map((route) => route.method))];
     if (allowed.length === 0) return c.json({ detail: messages.notFound }, 404);
     c.header('Allow', [...allowed, 'OPTIONS'].join(', '));
+    if (c.req.method === 'OPTIONS') return c.body(null, 204);
     return c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405);
   });
 
   const app = new Hono<AppEnv>();
   app.route(API_BASE, api);
   if (context.demo) {
-    app.get('/__dev/outbox', (c) => c.json(context.mail.list(c.req.query('to') || undefined)));
+    // Only asked for by this machine's name: a page elsewhere whose name resolves here (DNS
+    // rebinding) reaches the server with its own name as Host, and must not read the codes.
+    app.get('/__dev/outbox', (c) =>
+      askedAsLoopback(c.req.header('host'))
+        ? c.json(context.mail.list(c.req.query('to') || undefined))
+        : c.json({ detail: messages.notFound }, 404),
+    );
   }
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);

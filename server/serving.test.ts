@@ -4,6 +4,7 @@
 // and the security headers on every answer. Each test runs a real server on a free port against a
 // small dist/ folder of its own.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +122,23 @@ describe('the e-mail outbox', () => {
     expect(answer.status).toBe(200);
     expect(server.outbox).toBe(true);
     expect(Array.isArray(await answer.json())).toBe(true);
+  });
+
+  it('is not listed for a request that names another host (a page elsewhere, rebound to this address)', async () => {
+    const { base } = await serve({ demo: true, hostname: '127.0.0.1' });
+    const withHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(`${base}/__dev/outbox`, { headers: { Host: host } }, (answer) => {
+            answer.resume();
+            resolve(answer.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    expect(await withHost('attacker.example')).toBe(404);
+    expect(await withHost(`attacker.example:${new URL(base).port}`)).toBe(404);
+    expect(await withHost(`localhost:${new URL(base).port}`)).toBe(200);
+    expect(await withHost(`[::1]:${new URL(base).port}`)).toBe(200);
   });
 
   it('is listed on the IPv6 loopback too, at a URL that names it', async () => {

@@ -27,4 +27,19 @@ describe('unknown paths and methods', () => {
     expect(wrongDelete.status).toBe(405);
     expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
   });
+
+  it('answers OPTIONS, which Allow names, with the allowed methods and no body', async () => {
+    for (const [path, allow] of [
+      ['token/', 'POST, OPTIONS'],
+      ['affiliates/', 'GET, OPTIONS'],
+    ] as const) {
+      const answer = await api.server.fetch(`${API}/${path}`, { method: 'OPTIONS' });
+      expect(answer.status, path).toBe(204);
+      expect(answer.headers.get('Allow'), path).toBe(allow);
+      expect(await answer.text()).toBe('');
+    }
+    const unknown = await api.server.fetch(`${API}/no_such_endpoint/`, { method: 'OPTIONS' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: 'Not found.' });
+  });
 });
