@@ -90,7 +90,7 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     // Only asked for by this machine's name: a page elsewhere whose name resolves here (DNS
     // rebinding) reaches the server with its own name as Host, and must not read the codes.
     app.get('/__dev/outbox', (c) =>
-      askedAsLoopback(c.req.header('host'))
+      askedAsLoopback(c.req.header('host') ?? new URL(c.req.url).host)
         ? c.json(context.mail.list(c.req.query('to') || undefined))
         : c.json({ detail: messages.notFound }, 404),
     );
