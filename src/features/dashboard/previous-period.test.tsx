@@ -162,7 +162,10 @@ function last30Summary(server: TestServer, scope: { affiliates: string[]; connec
   return { stats: statBoxes(current), changes: expectedChanges(current, expectedFigures(server.db, { ...scope, ...before30() })) };
 }
 
-/** The changes the stat boxes show, by label: the text for the eye (hidden from screen readers) and the words they read. */
+/**
+ * The changes the stat boxes show, by label: the text for the eye (in a line hidden from screen
+ * readers) and the words they read, which describe the value's <dd>.
+ */
 function shownChanges(summary = screen.getByRole('region', { name: 'Summary' })): Changes {
   return Object.fromEntries(
     within(summary)
@@ -170,10 +173,12 @@ function shownChanges(summary = screen.getByRole('region', { name: 'Summary' }))
       .flatMap((term) => {
         const line = term.parentElement!.querySelector('p');
         if (!line) return [];
-        expect(line).toHaveAttribute('role', 'definition');
-        const eye = line.querySelector('[aria-hidden="true"]');
-        const words = [...line.children].filter((child) => child.getAttribute('aria-hidden') !== 'true');
-        return [[term.textContent, { shown: eye?.textContent ?? '', spoken: words.map((child) => child.textContent).join('') }]];
+        expect(line).toHaveAttribute('aria-hidden', 'true');
+        const value = within(term.parentElement!).getByRole('definition');
+        const words = line.querySelector(`[id="${value.getAttribute('aria-describedby')}"]`);
+        expect(words).not.toBeNull();
+        const eye = [...line.children].filter((child) => child !== words);
+        return [[term.textContent, { shown: eye.map((child) => child.textContent).join(''), spoken: words?.textContent ?? '' }]];
       }),
   );
 }

@@ -26,27 +26,32 @@ const changes: StatChanges = {
 const box = (label: string) => screen.getAllByRole('term').find((term) => term.textContent === label)!.parentElement!;
 
 describe('SummaryGrid: change against the previous period', () => {
-  it('shows an arrow and the percentage, hidden from screen readers, and the words they read, outside the <dd>', () => {
+  it('shows an arrow and the percentage outside the <dd>, and describes the value in words for screen readers', () => {
     render(<SummaryGrid stats={stats} changes={changes} currency="USD" />);
 
+    // The box's one definition is its value; the change is its description.
     const sales = box('Number of Sales');
-    const [value, change] = within(sales).getAllByRole('definition');
+    const value = within(sales).getByRole('definition');
+    expect(value.tagName).toBe('DD');
     expect(value).toHaveTextContent(/^12$/);
-    expect(value!.tagName).toBe('DD');
-    expect(change!.tagName).toBe('P');
+    expect(value).toHaveAccessibleDescription('up 12.4% on the previous period');
+    const change = sales.querySelector('p')!;
     expect(change).toHaveClass('stat-change', 'stat-change--up');
-    expect(within(change!).getByText('▲ 12.4%')).toHaveAttribute('aria-hidden', 'true');
-    expect(within(change!).getByText('up 12.4% on the previous period')).toHaveClass('visually-hidden');
+    expect(change).toHaveAttribute('aria-hidden', 'true');
+    expect(within(change).getByText('▲ 12.4%')).toBeVisible();
+    expect(within(change).getByText('up 12.4% on the previous period')).toHaveClass('visually-hidden');
 
-    expect(within(box('Total Sales')).getByText('▼ 1,250.0%')).toHaveAttribute('aria-hidden', 'true');
-    expect(within(box('Total Sales')).getByText('down 1,250.0% on the previous period')).toBeInTheDocument();
-    expect(within(box('Referral Fees')).getByText('0.0%')).toHaveAttribute('aria-hidden', 'true');
-    expect(within(box('Referral Fees')).getByText('no change on the previous period')).toBeInTheDocument();
+    const described = (label: string) => within(box(label)).getByRole('definition');
+    expect(within(box('Total Sales')).getByText('▼ 1,250.0%')).toBeInTheDocument();
+    expect(described('Total Sales')).toHaveAccessibleDescription('down 1,250.0% on the previous period');
+    expect(within(box('Referral Fees')).getByText('0.0%')).toBeInTheDocument();
+    expect(described('Referral Fees')).toHaveAccessibleDescription('no change on the previous period');
   });
 
   it('shows nothing where the previous figure was zero, or while the change is not known', () => {
     const { rerender } = render(<SummaryGrid stats={stats} changes={changes} currency="USD" />);
-    expect(within(box('Connection Fees')).getAllByRole('definition')).toHaveLength(1);
+    expect(within(box('Connection Fees')).getByRole('definition')).not.toHaveAttribute('aria-describedby');
+    expect(box('Connection Fees').querySelector('.stat-change')).toBeNull();
 
     rerender(<SummaryGrid stats={stats} changes={null} currency="USD" />);
     expect(screen.queryByText(/on the previous period/)).not.toBeInTheDocument();

@@ -2,8 +2,10 @@
 // sales the first two boxes count direct sales only and two platform boxes follow.
 // Below the value, once known, the change against the previous period (docs/product-rules.md):
 // an arrow and the percentage for the eye, the words for screen readers. It sits outside the
-// <dd>, which keeps only the value, as a <p role="definition"> (a definition list's group may
-// hold only terms and definitions).
+// <dd>, which keeps only the value, in a <p> hidden from screen readers (a definition list's
+// group may hold only terms and definitions, and the box has one definition: its value); the
+// <dd> is described by the words, which a screen reader reads after the value.
+import { useId } from 'react';
 import type { DashboardStats } from '../../domain/dashboard-model.ts';
 import type { Change, ChangeStat, StatChanges } from '../../domain/period-change.ts';
 import { formatMoney } from '../../domain/money.ts';
@@ -17,11 +19,14 @@ export function changeText(change: Change): string {
   return change.direction === 'none' ? 'no change on the previous period' : `${change.direction} ${change.percent}% on the previous period`;
 }
 
-function ChangeLine({ change }: { change: Change }) {
+/** The change under a value; `id` names its words, which describe the value's <dd>. */
+function ChangeLine({ change, id }: { change: Change; id: string }) {
   return (
-    <p className={`stat-change stat-change--${change.direction}`} role="definition">
-      <span aria-hidden="true">{`${arrows[change.direction]}${change.percent}%`}</span>
-      <span className="visually-hidden">{changeText(change)}</span>
+    <p className={`stat-change stat-change--${change.direction}`} aria-hidden="true">
+      <span>{`${arrows[change.direction]}${change.percent}%`}</span>
+      <span id={id} className="visually-hidden">
+        {changeText(change)}
+      </span>
     </p>
   );
 }
@@ -42,6 +47,7 @@ export function SummaryGrid({
   changes?: StatChanges | null;
   currency: string;
 }) {
+  const changeIds = useId();
   const platform = stats.hasPlatformSales;
   const boxes: Box[] = [
     { stat: 'numberOfSales', label: platform ? 'Number of Direct Sales' : 'Number of Sales', value: counts.format(stats.numberOfSales) },
@@ -59,11 +65,14 @@ export function SummaryGrid({
     <dl className={`summary-grid summary-grid--${boxes.length}`}>
       {boxes.map((box) => {
         const change = changes?.[box.stat] ?? null;
+        const changeId = `${changeIds}${box.stat}`;
         return (
           <div key={box.label} className={`stat${box.accent ? ` stat--${box.accent}` : ''}`}>
             <dt className="stat__label">{box.label}</dt>
-            <dd className="stat__value">{box.value}</dd>
-            {change && <ChangeLine change={change} />}
+            <dd className="stat__value" aria-describedby={change ? changeId : undefined}>
+              {box.value}
+            </dd>
+            {change && <ChangeLine change={change} id={changeId} />}
           </div>
         );
       })}
