@@ -219,7 +219,7 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
         expect(statusTexts()).toEqual([]);
         expect(shownAlerts()).toEqual([context.error]);
       } else if (snapshot.matches('unavailable')) {
-        heading('Could Not Check Invite');
+        heading('Invalid Invite');
         expect(button('Go to Login')).toBeEnabled();
         expect(button('Retry')).toBeEnabled();
         expect(statusTexts()).toEqual([]);

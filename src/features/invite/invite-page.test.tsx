@@ -97,7 +97,7 @@ describe('Invite registration: the invite', () => {
     steer.failNext(`affiliates/invites/${fixtures.invites.valid}/`, fault);
     const { user, location } = renderInvite(fixtures.invites.valid, steer.server);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Could Not Check Invite' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Invite' })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(text);
     expect(screen.getByRole('button', { name: 'Go to Login' })).toBeEnabled();
 

@@ -48,9 +48,11 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
       </InviteCard>
     );
   }
+  // A lookup that failed otherwise (network, 5xx) is no Join form either: the spec's 'Invalid
+  // Invite', with the failure's text and a Retry, since the invite may well be valid.
   if (snapshot.matches('unavailable')) {
     return (
-      <InviteCard title="Could Not Check Invite">
+      <InviteCard title="Invalid Invite">
         <Alert message={snapshot.context.error} />
         <div className="invite-actions">
           <button type="button" onClick={toLogin}>
