@@ -33,6 +33,26 @@ describe('signing in', () => {
     await checkScreen(page, 'login-error');
   });
 
+  it('keeps focus on Login and on Verify, pressed from the keyboard, through a wrong password and a wrong code', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+    await page.goto(`${e2e.portal.url}/login`);
+    await page.getByLabel('Email or Username').fill('globetrotter');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    // The button is disabled while the call is pending, which takes focus off it.
+    await page.getByRole('button', { name: 'Login' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Login unsuccessful. Please try again.' }).waitFor();
+    expect(await focused()).toBe('Login');
+
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByLabel('Authentication Code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Invalid TOTP code. Please try again.' }).waitFor();
+    expect(await focused()).toBe('Verify');
+  });
+
   it('signs a TOTP account in with a code from its authenticator, after a wrong code', async () => {
     const { totpSecret } = account('globetrotter');
     await submitCredentials('globetrotter');

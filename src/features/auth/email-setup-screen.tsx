@@ -8,6 +8,7 @@ import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function EmailSetupScreen() {
   return (
@@ -24,6 +25,7 @@ function EmailSetupForm() {
   const idle = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'idle' } } }));
   const resending = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'resending' } } }));
   const confirming = useAuthSelector((snapshot) => snapshot.matches({ emailSetup: { ready: { form: 'confirming' } } }));
+  useFocusKeptWhilePending(!idle);
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
   const errorId = useId();

@@ -10,6 +10,7 @@ import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function EmailVerificationScreen() {
   return (
@@ -25,6 +26,7 @@ function EmailCodeForm() {
   const idle = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'idle' } } }));
   const resending = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'resending' } } }));
   const verifying = useAuthSelector((snapshot) => snapshot.matches({ emailVerification: { ready: { form: 'verifying' } } }));
+  useFocusKeptWhilePending(!idle);
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
   const errorId = useId();

@@ -12,6 +12,7 @@ import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 import { codeScreens } from './code-screens.ts';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function LoginScreen() {
   const { auth } = useSession();
@@ -23,6 +24,7 @@ export function LoginScreen() {
   const usernameId = useId();
   const errorId = useId();
   const form = useRef<HTMLFormElement>(null);
+  useFocusKeptWhilePending(signingIn);
 
   // The fields start as the browser holds them: typed into the prerendered form, or filled in by
   // a password manager, before the app ran. Before the first paint, so nothing flickers.

@@ -8,6 +8,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export interface RetryErrorProps {
   heading: string;
@@ -19,6 +20,7 @@ export function RetryError({ heading, retry, retrying }: RetryErrorProps) {
   const { auth } = useSession();
   const error = useAuthSelector((snapshot) => snapshot.context.error);
   const canRetry = useAuthSelector((snapshot) => snapshot.can(retry));
+  useFocusKeptWhilePending(!canRetry);
   return (
     <AuthCard title={heading}>
       {/* Cleared while retrying, so that a second failure is announced again. */}

@@ -11,6 +11,7 @@ import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
 import { OpeningCall } from './setup-error.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function TotpSetupScreen() {
   return (
@@ -25,6 +26,7 @@ function TotpSetupForm() {
   const qrUrl = useAuthSelector((snapshot) => snapshot.context.qrUrl);
   const error = useAuthSelector((snapshot) => snapshot.context.error);
   const confirming = useAuthSelector((snapshot) => snapshot.matches({ totpSetup: { ready: { form: 'confirming' } } }));
+  useFocusKeptWhilePending(confirming);
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
   const errorId = useId();

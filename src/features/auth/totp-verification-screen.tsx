@@ -7,11 +7,13 @@ import { CodeField } from '../../components/code-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function TotpVerificationScreen() {
   const { auth } = useSession();
   const error = useAuthSelector((snapshot) => snapshot.context.error);
   const verifying = useAuthSelector(selectIsPending);
+  useFocusKeptWhilePending(verifying);
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
   const errorId = useId();

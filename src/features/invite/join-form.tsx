@@ -15,6 +15,7 @@ import {
 import { Alert } from '../../components/alert.tsx';
 import { PasswordField } from '../../components/password-field.tsx';
 import { InviteCard } from './invite-card.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export type InviteRegistrationRef = ActorRefFrom<typeof inviteRegistrationMachine>;
 
@@ -31,6 +32,7 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
   const fieldErrors = useSelector(actorRef, selectFieldErrors);
   const error = useSelector(actorRef, selectError);
   const submitting = useSelector(actorRef, selectIsPending);
+  useFocusKeptWhilePending(submitting);
   const canSubmit = useSelector(actorRef, (snapshot) =>
     snapshot.can({ type: 'REGISTRATION.SUBMIT', email: '', password: '', confirmPassword: '' }),
   );
