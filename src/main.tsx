@@ -8,7 +8,7 @@ import { loadQrCode } from './features/auth/qr-code.tsx';
 import './styles.css';
 
 const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no element with id "root" to render into');
+if (!container) throw new Error('index.html has no #root to render into');
 
 if (env.gtmId) loadTagManager(window, env.gtmId);
 

@@ -28,8 +28,11 @@ describe('signing in', () => {
     await page.goto(`${e2e.portal.url}/login`);
     await expect(page.getByRole('heading', { name: 'Affiliate Login' }).isVisible()).resolves.toBe(true);
     await checkScreen(page, 'login');
+    // No error, no alert: the empty error line is a silent live region until a message comes.
+    expect(await page.getByRole('alert').count()).toBe(0);
     await submitCredentials('globetrotter', 'not-the-password');
     await page.getByRole('alert').filter({ hasText: 'Login unsuccessful. Please try again.' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(1);
     await checkScreen(page, 'login-error');
   });
 
