@@ -4,11 +4,11 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function EmailSetupScreen() {
   return (

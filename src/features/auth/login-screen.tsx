@@ -6,13 +6,13 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 import { codeScreens } from './code-screens.ts';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function LoginScreen() {
   const { auth } = useSession();

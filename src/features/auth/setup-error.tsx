@@ -5,10 +5,10 @@
 import type { ReactNode } from 'react';
 import { selectSetupPhase } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export interface RetryErrorProps {
   heading: string;

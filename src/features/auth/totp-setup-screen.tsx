@@ -5,13 +5,13 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
 import { QrCode } from './qr-code-image.tsx';
 import { OpeningCall } from './setup-error.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function TotpSetupScreen() {
   return (

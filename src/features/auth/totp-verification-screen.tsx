@@ -4,10 +4,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export function TotpVerificationScreen() {
   const { auth } = useSession();

@@ -13,9 +13,9 @@ import {
   type inviteRegistrationMachine,
 } from '../../../machines/invite-registration.ts';
 import { Alert } from '../../components/alert.tsx';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { InviteCard } from './invite-card.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export type InviteRegistrationRef = ActorRefFrom<typeof inviteRegistrationMachine>;
 
