@@ -36,31 +36,22 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
       </InviteCard>
     );
   }
-  if (snapshot.matches('invalid')) {
+  // 'Invalid Invite' with Go to Login; a lookup that failed otherwise (network, 5xx) is no Join
+  // form either, and shows the failure's text with a Retry, since the invite may well be valid.
+  if (snapshot.matches('invalid') || snapshot.matches('unavailable')) {
+    const canRetry = snapshot.matches('unavailable');
     return (
       <InviteCard title="Invalid Invite">
         <Alert message={snapshot.context.error} />
         <div className="invite-actions">
-          <button type="button" className="button-primary" onClick={toLogin}>
+          <button type="button" className={canRetry ? undefined : 'button-primary'} onClick={toLogin}>
             Go to Login
           </button>
-        </div>
-      </InviteCard>
-    );
-  }
-  // A lookup that failed otherwise (network, 5xx) is no Join form either: the spec's 'Invalid
-  // Invite', with the failure's text and a Retry, since the invite may well be valid.
-  if (snapshot.matches('unavailable')) {
-    return (
-      <InviteCard title="Invalid Invite">
-        <Alert message={snapshot.context.error} />
-        <div className="invite-actions">
-          <button type="button" onClick={toLogin}>
-            Go to Login
-          </button>
-          <button type="button" className="button-primary" onClick={() => actorRef.send({ type: 'INVITE.RETRY' })}>
-            Retry
-          </button>
+          {canRetry && (
+            <button type="button" className="button-primary" onClick={() => actorRef.send({ type: 'INVITE.RETRY' })}>
+              Retry
+            </button>
+          )}
         </div>
       </InviteCard>
     );
