@@ -19,9 +19,11 @@ const MINUTE = 60_000;
 /** Wrong passwords from one client address, whatever the account: an attacker locks out only themself. */
 const ADDRESS_FAILURE_LIMIT: Limit = { count: 50, windowMs: 15 * MINUTE };
 /**
- * Successful password sign-ins per account: each costs a hash, so whoever holds the password
- * cannot burn CPU. One per 30-second TOTP step (a code is taken once) is never held up: a person
- * on several devices, or a test suite signing in again and again, signs in as fast as codes come.
+ * Successful password sign-ins per account and client address: each costs a hash, so whoever holds
+ * the password cannot burn CPU. Thirty in 15 minutes is one every 30 s on average, more than a
+ * person signing in on a few devices needs. Per address, like wrong passwords: requests from
+ * elsewhere, right or wrong, never hold up the owner, and a burst of wrong passwords answers the
+ * same for an account that exists as for one that does not.
  */
 const SIGN_IN_LIMIT: Limit = { count: 30, windowMs: 15 * MINUTE };
 
@@ -38,7 +40,7 @@ export function tokenRoutes(ctx: ServerContext) {
     // across accounts, so that one address cannot guess at every account.
     const accountKey = `login:${user ? `user:${user.id}` : `name:${username.toLowerCase()}`}|${address}`;
     const addressKey = `login-address:${address}`;
-    const signInKey = user ? `sign-in:${user.id}` : undefined;
+    const signInKey = user ? `sign-in:${user.id}|${address}` : undefined;
     ctx.throttle.check(accountKey);
     ctx.throttle.check(addressKey, ADDRESS_FAILURE_LIMIT);
     if (signInKey) ctx.throttle.check(signInKey, SIGN_IN_LIMIT);
