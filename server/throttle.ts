@@ -41,7 +41,7 @@ export function createThrottle(db: Db, now: () => number): Throttle {
       const seconds = Math.max(1, Math.ceil((oldest + limit.windowMs - now()) / 1000));
       throw new ApiError(
         429,
-        { detail: `Request was throttled. Expected available in ${seconds} seconds.` },
+        { detail: `Request was throttled. Expected available in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.` },
         { 'Retry-After': String(seconds) },
       );
     },
