@@ -33,6 +33,9 @@ export interface AppOptions {
   trustProxy?: boolean;
 }
 
+/** The order in which Django's views list the methods they allow. */
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
 /** Whether a request's Host header names this machine's loopback (any port). */
 function askedAsLoopback(host: string | undefined): boolean {
   if (!host || !URL.canParse(`http://${host}`)) return false;
@@ -77,9 +80,12 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     .map((route) => ({ method: route.method, pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`) }));
   api.all('*', (c) => {
     const path = c.req.path.slice(API_BASE.length);
-    const allowed = [...new Set(known.filter((route) => route.pattern.test(path)).map((route) => route.method))];
-    if (allowed.length === 0) return c.json({ detail: messages.notFound }, 404);
-    c.header('Allow', [...allowed, 'OPTIONS'].join(', '));
+    const methods = new Set(known.filter((route) => route.pattern.test(path)).map((route) => route.method));
+    if (methods.size === 0) return c.json({ detail: messages.notFound }, 404);
+    // GET routes answer HEAD too. Listed in Django's order of methods.
+    if (methods.has('GET')) methods.add('HEAD');
+    methods.add('OPTIONS');
+    c.header('Allow', METHOD_ORDER.filter((method) => methods.has(method)).join(', '));
     if (c.req.method === 'OPTIONS') return c.body(null, 204);
     return c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405);
   });

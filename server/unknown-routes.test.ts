@@ -25,19 +25,23 @@ describe('unknown paths and methods', () => {
       headers: { Authorization: `Bearer ${access}` },
     });
     expect(wrongDelete.status).toBe(405);
-    expect(wrongDelete.headers.get('Allow')).toBe('GET, OPTIONS');
+    expect(wrongDelete.headers.get('Allow')).toBe('GET, HEAD, OPTIONS');
   });
 
-  it('answers OPTIONS, which Allow names, with the allowed methods and no body', async () => {
+  it('answers OPTIONS, which Allow names, with the allowed methods and no body; a GET path takes HEAD too', async () => {
     for (const [path, allow] of [
       ['token/', 'POST, OPTIONS'],
-      ['affiliates/', 'GET, OPTIONS'],
+      ['affiliates/', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const answer = await api.server.fetch(`${API}/${path}`, { method: 'OPTIONS' });
       expect(answer.status, path).toBe(204);
       expect(answer.headers.get('Allow'), path).toBe(allow);
       expect(await answer.text()).toBe('');
     }
+    const { access } = await verifiedPair('parent');
+    const head = await api.server.fetch(`${API}/affiliates/`, { method: 'HEAD', headers: { Authorization: `Bearer ${access}` } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
     const unknown = await api.server.fetch(`${API}/no_such_endpoint/`, { method: 'OPTIONS' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ detail: 'Not found.' });
