@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, ServerContext } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, detail, errorResponse, messages } from './http.ts';
-import { isLoopbackHost } from './loopback.ts';
+import { isLoopbackAuthority } from './loopback.ts';
 import { createMailer } from './mail.ts';
 import { affiliateRoutes } from './routes/affiliates.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -35,12 +35,6 @@ export interface AppOptions {
 
 /** The order in which Django's views list the methods they allow. */
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
-/** Whether a request's Host header names this machine's loopback (any port). */
-function askedAsLoopback(host: string | undefined): boolean {
-  if (!host || !URL.canParse(`http://${host}`)) return false;
-  return isLoopbackHost(new URL(`http://${host}`).hostname);
-}
 
 export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: ServerContext } {
   const now = options.now ?? Date.now;
@@ -96,7 +90,7 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     // Only asked for by this machine's name: a page elsewhere whose name resolves here (DNS
     // rebinding) reaches the server with its own name as Host, and must not read the codes.
     app.get('/__dev/outbox', (c) =>
-      askedAsLoopback(c.req.header('host') ?? new URL(c.req.url).host)
+      isLoopbackAuthority(c.req.header('host') ?? new URL(c.req.url).host)
         ? c.json(context.mail.list(c.req.query('to') || undefined))
         : c.json({ detail: messages.notFound }, 404),
     );

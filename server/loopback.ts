@@ -17,3 +17,13 @@ export function isLoopbackHost(host: string): boolean {
   if (family === 0) return false;
   return loopback.check(name, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+/** Whether a Host header (a name or address, and any port) names this machine's loopback. */
+export function isLoopbackAuthority(authority: string | undefined): boolean {
+  if (!authority) return false;
+  try {
+    return isLoopbackHost(new URL(`http://${authority}`).hostname);
+  } catch {
+    return false; // not a host at all
+  }
+}

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
-import { isLoopbackHost } from './loopback.ts';
+import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 
 const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
@@ -113,6 +113,16 @@ describe('the e-mail outbox', () => {
     }
     for (const host of ['0.0.0.0', '::', '', '10.0.0.5', '192.168.1.20', '128.0.0.1', 'example.com', 'localhost.example.com', '::2']) {
       expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it('tells Host headers that name a loopback host, with any port, from the others', () => {
+    for (const host of ['localhost', 'LOCALHOST:5173', '127.0.0.1:8080', '[::1]:8080', '[::1]']) {
+      expect(isLoopbackAuthority(host), host).toBe(true);
+    }
+    // A trailing dot, user info or a path cannot pass another name off as this machine's.
+    for (const host of [undefined, '', 'localhost.', 'evil.example', 'localhost@evil.example', 'evil.example/@localhost', '::1', 'a b']) {
+      expect(isLoopbackAuthority(host), host).toBe(false);
     }
   });
 
