@@ -100,7 +100,7 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           />
           <FieldError id={errorIds.confirmPassword} message={fieldErrors.confirmPassword} />
         </div>
-        {error ? <Alert message={error} /> : null}
+        <Alert message={error} />
         <div className="invite-actions">
           <button type="button" onClick={onBackToLogin}>
             Back to Login
