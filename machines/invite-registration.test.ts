@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { ApiError, messages } from '../src/api/client.ts';
+import { INVITE_NOT_FOUND } from '../src/api/invites.ts';
 import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
@@ -99,7 +100,7 @@ describe('the invite lookup', () => {
   });
 
   it("'404 -> The invite link appears to be invalid or expired.': Invalid Invite with that message", async () => {
-    const { until } = start({ lookup: () => Promise.reject(new ApiError(messages.inviteNotFound, 'http', 404)) });
+    const { until } = start({ lookup: () => Promise.reject(new ApiError(INVITE_NOT_FOUND, 'http', 404)) });
     const snapshot = await until((s) => s.matches('invalid'));
     expect(snapshot.context.error).toBe('The invite link appears to be invalid or expired.');
     expect(snapshot.status).toBe('done');

@@ -3,6 +3,9 @@ import useSWR from 'swr';
 import type { ApiClient, ApiScope } from './client.ts';
 import { affiliateListSchema } from './schemas.ts';
 
+/** What an affiliate selector shows when the list could not be loaded. */
+export const affiliateListErrors = { reports: 'Error loading affiliates!', selector: 'Error!' } as const;
+
 export interface Affiliate {
   id: string;
   name: string;

@@ -1,10 +1,11 @@
 // The fetch wrapper every call goes through: the v2 base URL, the bearer token, the
-// impersonate_affiliate parameter, zod validation of every response, and the error text each
-// failure shows, all decided here and nowhere else.
+// impersonate_affiliate parameter, zod validation of every response, and the generic error texts.
+// The texts of calls made only by screens loaded later sit beside those calls (two-factor.ts,
+// invites.ts, affiliates.ts), out of the sign-in screens' code.
 import type * as z from 'zod/mini';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
-/** The error texts: the generic ones, and those of each call. */
+/** The error texts: the generic ones, and those of the calls the sign-in screens make. */
 export const messages = {
   forbidden: 'Forbidden: You do not have permission to access this resource.',
   httpError: (status: number, statusText: string) => `HTTP Error: ${status}: ${statusText}`,
@@ -12,17 +13,7 @@ export const messages = {
   network: 'Network Error: the server could not be reached.',
   invalidResponse: (path: string, problem: string) => `Invalid response from ${path}: ${problem}`,
   login: { rejected: 'Login unsuccessful. Please try again.', failed: 'An error occurred during login.' },
-  emailCode: { rejected: 'Invalid email code. Please try again.', failed: 'An error occurred during verification.' },
-  totpCode: { rejected: 'Invalid TOTP code. Please try again.', failed: 'An error occurred during verification.' },
-  totpSetup: 'Failed to setup TOTP',
-  totpConfirm: 'Failed to confirm TOTP',
-  emailSetup: 'Failed to setup email 2FA',
-  emailConfirm: 'Failed to confirm email 2FA',
-  sendEmail: { status: (status: number) => `Failed to send email: ${status}`, failed: 'Failed to send verification email' },
   refresh: (status: number) => `Token refresh failed: ${status}`,
-  inviteNotFound: 'The invite link appears to be invalid or expired.',
-  reportsAffiliates: 'Error loading affiliates!',
-  selectorError: 'Error!',
 } as const;
 
 export type ErrorKind = 'http' | 'network' | 'schema';

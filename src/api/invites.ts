@@ -2,6 +2,9 @@
 import { ApiError, messages, type ApiClient } from './client.ts';
 import { inviteSchema, registrationResponseSchema, type Invite, type RegistrationResponse } from './schemas.ts';
 
+/** A lookup answered 404. */
+export const INVITE_NOT_FOUND = 'The invite link appears to be invalid or expired.';
+
 export interface Registration {
   email: string;
   password: string;
@@ -16,7 +19,7 @@ export function createInviteApi(client: ApiClient) {
         return await client.request(`affiliates/invites/${encodeURIComponent(inviteId)}/`, { auth: false, schema: inviteSchema });
       } catch (error) {
         if (!(error instanceof ApiError) || error.kind !== 'http' || error.status === null) throw error;
-        const text = error.status === 404 ? messages.inviteNotFound : (error.fieldErrors().error ?? messages.httpStatus(error.status));
+        const text = error.status === 404 ? INVITE_NOT_FOUND : (error.fieldErrors().error ?? messages.httpStatus(error.status));
         throw new ApiError(text, error.kind, error.status, error.body);
       }
     },

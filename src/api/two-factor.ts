@@ -4,6 +4,17 @@ import { failedStatus, fixed, postWith, readableToken, withTexts } from './call-
 import { messages, type ApiClient, type ApiError } from './client.ts';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type EmailSetup, type TokenPair, type TotpSetup } from './sign-in-schemas.ts';
 
+/** The error texts of the second factor's calls. */
+export const twoFactorMessages = {
+  emailCode: { rejected: 'Invalid email code. Please try again.', failed: 'An error occurred during verification.' },
+  totpCode: { rejected: 'Invalid TOTP code. Please try again.', failed: 'An error occurred during verification.' },
+  totpSetup: 'Failed to setup TOTP',
+  totpConfirm: 'Failed to confirm TOTP',
+  emailSetup: 'Failed to setup email 2FA',
+  emailConfirm: 'Failed to confirm email 2FA',
+  sendEmail: { status: (status: number) => `Failed to send email: ${status}`, failed: 'Failed to send verification email' },
+} as const;
+
 const httpStatus = (error: ApiError) => messages.httpStatus(error.status ?? 0);
 /** 'HTTP Error: {status}' for a failed answer, else the call's default text. */
 const httpStatusOr = (text: string) => (error: unknown) => {
@@ -18,7 +29,7 @@ export function createTwoFactorApi(client: ApiClient) {
     setupTotp(): Promise<TotpSetup> {
       return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), {
         rejected: httpStatus,
-        failed: httpStatusOr(messages.totpSetup),
+        failed: httpStatusOr(twoFactorMessages.totpSetup),
       });
     },
 
@@ -26,14 +37,14 @@ export function createTwoFactorApi(client: ApiClient) {
       const path = '2fa/totp/confirm/';
       return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
         rejected: httpStatus,
-        failed: httpStatusOr(messages.totpConfirm),
+        failed: httpStatusOr(twoFactorMessages.totpConfirm),
       });
     },
 
     setupEmail(): Promise<EmailSetup> {
       return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), {
         rejected: httpStatus,
-        failed: httpStatusOr(messages.emailSetup),
+        failed: httpStatusOr(twoFactorMessages.emailSetup),
       });
     },
 
@@ -41,17 +52,17 @@ export function createTwoFactorApi(client: ApiClient) {
       const path = '2fa/email/confirm_setup/';
       return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
         rejected: httpStatus,
-        failed: httpStatusOr(messages.emailConfirm),
+        failed: httpStatusOr(twoFactorMessages.emailConfirm),
       });
     },
 
     /** POST token/send-email/: the sign-in code e-mail (also Resend). */
     async sendLoginEmail(): Promise<void> {
       await withTexts(post('token/send-email/', {}), {
-        rejected: (error) => messages.sendEmail.status(error.status ?? 0),
+        rejected: (error) => twoFactorMessages.sendEmail.status(error.status ?? 0),
         failed: (error) => {
           const status = failedStatus(error);
-          return status === null ? messages.sendEmail.failed : messages.sendEmail.status(status);
+          return status === null ? twoFactorMessages.sendEmail.failed : twoFactorMessages.sendEmail.status(status);
         },
       });
     },
@@ -61,8 +72,8 @@ export function createTwoFactorApi(client: ApiClient) {
       return withTexts(
         post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
         {
-          rejected: fixed(messages.totpCode.rejected),
-          failed: fixed(messages.totpCode.failed),
+          rejected: fixed(twoFactorMessages.totpCode.rejected),
+          failed: fixed(twoFactorMessages.totpCode.failed),
         },
       );
     },
@@ -72,8 +83,8 @@ export function createTwoFactorApi(client: ApiClient) {
       return withTexts(
         post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
         {
-          rejected: fixed(messages.emailCode.rejected),
-          failed: fixed(messages.emailCode.failed),
+          rejected: fixed(twoFactorMessages.emailCode.rejected),
+          failed: fixed(twoFactorMessages.emailCode.failed),
         },
       );
     },

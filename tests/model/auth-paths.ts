@@ -14,6 +14,7 @@ import type { AuthEvent } from '../../machines/auth.types.ts';
 import { selectResendWait } from '../../machines/auth.selectors.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
+import { twoFactorMessages } from '../../src/api/two-factor.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
 import { RESEND_WAIT_SECONDS } from '../../src/domain/resend-wait.ts';
@@ -141,18 +142,18 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     sendLoginEmail: {
       outputs: [[undefined, 'code sent']],
       errors: [
-        httpError(messages.sendEmail.status(500), 500),
-        unauthorized(messages.sendEmail.status(401)),
+        httpError(twoFactorMessages.sendEmail.status(500), 500),
+        unauthorized(twoFactorMessages.sendEmail.status(401)),
         httpError(`Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`, 429),
       ],
     },
     verifyTotp: {
       outputs: [[tokens.verifiedTotp, 'verified token, 2fa_method totp']],
-      errors: [httpError(messages.totpCode.rejected, 400), unauthorized(messages.totpCode.rejected)],
+      errors: [httpError(twoFactorMessages.totpCode.rejected, 400), unauthorized(twoFactorMessages.totpCode.rejected)],
     },
     verifyEmailCode: {
       outputs: [[tokens.verifiedEmail, 'verified token, 2fa_method email']],
-      errors: [httpError(messages.emailCode.rejected, 400), unauthorized(messages.emailCode.rejected)],
+      errors: [httpError(twoFactorMessages.emailCode.rejected, 400), unauthorized(twoFactorMessages.emailCode.rejected)],
     },
   };
   /** Each invoke's outcomes: an answer or a failure of the actor it runs. */

@@ -9,6 +9,7 @@
 //                    process, tests/utils/api-server.ts) and src/api/invites.ts give them
 import { inviteRegistrationMachine, type InviteRegistrationEvent } from '../../machines/invite-registration.ts';
 import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
+import { INVITE_NOT_FOUND } from '../../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../../src/api/schemas.ts';
 import { registrationMessages, type RegistrationForm } from '../../src/domain/registration.ts';
 import { expiresIn, makeTokenPair, partialClaims } from '../utils/tokens.ts';
@@ -82,7 +83,7 @@ export function inviteEvents(now: number = Date.now()): InviteModelEvent[] {
 
     // GET affiliates/invites/{id}/
     done('lookupInvite', invite, `affiliate.name '${VALID_INVITE_AFFILIATE}'`),
-    failed('lookupInvite', new ApiError(messages.inviteNotFound, 'http', 404), '404'),
+    failed('lookupInvite', new ApiError(INVITE_NOT_FOUND, 'http', 404), '404'),
     failed('lookupInvite', new ApiError(messages.network, 'network'), 'network fault'),
     noted({ type: 'INVITE.RETRY' }, 'Retry'),
 

@@ -3,8 +3,7 @@
 // fetches with SWR, which the sign-in screens never need.
 import { useId } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useOwnAffiliates } from '../../api/affiliates.ts';
-import { messages } from '../../api/client.ts';
+import { affiliateListErrors, useOwnAffiliates } from '../../api/affiliates.ts';
 import { ServerDataProvider, useImpersonatedAffiliate } from '../../session/server-data.tsx';
 import { useSession } from '../../session/session-context.tsx';
 
@@ -34,7 +33,7 @@ function ViewAsSelector() {
       <div className="view-as__field">
         <label htmlFor={id}>View as Affiliate</label>
         <select id={id} value={selected ?? ''} onChange={(event) => choose(event.target.value)} disabled={!affiliates && !error}>
-          <option value="">{error ? messages.selectorError : 'Own view (all affiliates)'}</option>
+          <option value="">{error ? affiliateListErrors.selector : 'Own view (all affiliates)'}</option>
           {affiliates?.map((affiliate) => (
             <option key={affiliate.id} value={affiliate.id}>
               {affiliate.name}

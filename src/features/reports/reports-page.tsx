@@ -4,8 +4,7 @@
 // one. A user none of whose affiliates is top-level (a child affiliate's user) sees the reports
 // of every affiliate they may see; so does anyone when the affiliates could not be loaded.
 import { useId, useState } from 'react';
-import { useAffiliates } from '../../api/affiliates.ts';
-import { messages } from '../../api/client.ts';
+import { affiliateListErrors, useAffiliates } from '../../api/affiliates.ts';
 import { useReports } from '../../api/reports.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -54,7 +53,7 @@ function Reports({ saveFile }: ReportsPageProps) {
       <h1 id="reports-heading">Reports</h1>
       <p className="reports__note">Reports are generated monthly and are available from the 15th of the month after the period.</p>
 
-      <Alert message={affiliatesFailed ? messages.reportsAffiliates : null} />
+      <Alert message={affiliatesFailed ? affiliateListErrors.reports : null} />
       {(affiliatesFailed || options.length > 1) && (
         <div className="field reports__affiliate">
           <label htmlFor={selectorId}>Affiliate</label>
@@ -65,7 +64,7 @@ function Reports({ saveFile }: ReportsPageProps) {
             disabled={affiliatesFailed}
           >
             {affiliatesFailed ? (
-              <option value="">{messages.selectorError}</option>
+              <option value="">{affiliateListErrors.selector}</option>
             ) : (
               options.map((affiliate) => (
                 <option key={affiliate.id} value={affiliate.id}>
