@@ -222,6 +222,31 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('heading', { level: 2, name: from.setLocale('en-US').toFormat('LLLL yyyy') })).toBeInTheDocument();
   });
 
+  it("keeps the loading line on screen until another range's figures are: never the last range's figures without it", async () => {
+    const server = await signedIn('parent');
+    const { user } = renderDashboard(server);
+    await waitForData();
+    // The change against the previous period comes after the figures.
+    expect((await screen.findAllByText(/on the previous period$/)).length).toBeGreaterThan(0);
+    const before = JSON.stringify(shownStats());
+    const previousMonth = { start: today().minus({ months: 1 }).startOf('month'), end: today().startOf('month') };
+    const after = statBoxes(expectedFigures(server.db, { ...parentScope, ...previousMonth }));
+    expect(JSON.stringify(after)).not.toBe(before);
+
+    // Every state the page passes through on its way to the new figures, after the choice itself.
+    const select = screen.getByLabelText('Date range');
+    const unlabelled: string[] = [];
+    const observer = new MutationObserver((records) => {
+      if (records.every((record) => select.contains(record.target))) return;
+      if (!screen.queryByText('Loading sales...')) unlabelled.push(JSON.stringify(shownStats()));
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    await user.selectOptions(select, 'Previous Month');
+    await waitFor(() => expect(shownStats()).toEqual(after));
+    observer.disconnect();
+    expect(unlabelled.filter((stats) => stats === before)).toEqual([]);
+  });
+
   it('offers the affiliates to a parent, and shows the chosen one on its route', async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);

@@ -28,7 +28,14 @@ import {
   type DashboardSnapshot,
 } from '../../../machines/dashboard.ts';
 import { errorText } from '../../api/client.ts';
-import { dashboardData, useDashboardAffiliates, useDashboardList, useDashboardView, type ViewRequest } from '../../api/dashboard-data.ts';
+import {
+  dashboardData,
+  useDashboardAffiliates,
+  useDashboardList,
+  useDashboardView,
+  type ShownView,
+  type ViewRequest,
+} from '../../api/dashboard-data.ts';
 import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
@@ -85,6 +92,10 @@ function createHandOver() {
 }
 
 type HandOver = ReturnType<typeof createHandOver>;
+
+/** Whether the dashboard on screen was derived from the request's lists (another day of them, say). */
+const sameLists = (request: ViewRequest, shown: ShownView | null) =>
+  shown !== null && shown.request.events === request.events && shown.request.fees === request.fees;
 
 function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null; handOver: HandOver }) {
   const [path, navigate] = useLocation();
@@ -196,8 +207,8 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
           <Spinner label="Loading sales..." />
         ) : (
           <div className="dashboard__content" aria-busy={current === null}>
-            {/* A new range or affiliate loads; a selected day is answered too soon to show a spinner. */}
-            {current === null && request === null && (
+            {/* A new range loads: its lists, then its figures. A day of the same lists is answered too soon for a spinner. */}
+            {current === null && (request === null || !sameLists(request, derived.shown)) && (
               <div className="dashboard__updating">
                 <Spinner label="Loading sales..." />
               </div>
