@@ -1,10 +1,13 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { describe, expect, it } from 'vitest';
+import { signIn } from '../../tests/utils/api-server.ts';
+import { signInFixtureUser } from '../../tests/utils/fixture-sign-in.ts';
 import { renderWithSession } from '../../tests/utils/render-session.tsx';
 import { RELEASE } from '../api/releasable.ts';
 import { ReleasingCache, ServerDataProvider, useImpersonatedAffiliate } from './server-data.tsx';
+import { useAuthSelector } from './session-context.tsx';
 
 /** Reads the shared cache, and renders again a moment after it mounted. */
 function Reader({ name }: { name: string }) {
@@ -40,6 +43,38 @@ describe("the session's server data", () => {
     await user.click(screen.getByRole('button', { name: 'Dashboard' }));
     // The cached answer, and no crash when the new view renders again after the old provider left.
     expect(await screen.findByText('dashboard: reports, rendered again')).toBeInTheDocument();
+  });
+});
+
+/** What the signed-in views would show: an answer fetched once per cache. */
+function SignedInView({ answers }: { answers: string[] }) {
+  const signedIn = useAuthSelector((snapshot) => snapshot.matches('authenticated'));
+  return signedIn ? (
+    <ServerDataProvider>
+      <Answer answers={answers} />
+    </ServerDataProvider>
+  ) : (
+    <p>Signed out</p>
+  );
+}
+
+function Answer({ answers }: { answers: string[] }) {
+  const { data } = useSWR(['answer'], () => Promise.resolve(answers.shift() ?? 'none left'));
+  return <p>{`Answer: ${data ?? 'loading'}`}</p>;
+}
+
+describe('a sign-in', () => {
+  it('starts with nothing cached, even when the same user signs in again', async () => {
+    const { server, user } = await signInFixtureUser('parent');
+    const { session } = renderWithSession(<SignedInView answers={['first', 'second']} />, { server });
+    expect(await screen.findByText('Answer: first')).toBeInTheDocument();
+
+    act(() => session.auth.send({ type: 'LOGOUT' }));
+    expect(await screen.findByText('Signed out')).toBeInTheDocument();
+    const pair = await signIn(server, user.username, user.password, user.method ?? 'email');
+    act(() => session.signIn({ username: user.username, ...pair }));
+
+    expect(await screen.findByText('Answer: second')).toBeInTheDocument();
   });
 });
 

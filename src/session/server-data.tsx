@@ -1,9 +1,9 @@
 // Server data for the views: SWR with the cache rules of src/api/swr.ts (fresh 5 minutes). One
-// cache per signed-in user of a session, shared by every view (dashboard, reports, the header's
-// affiliate selector), so that whoever signs in next on the same tab never sees the previous
-// user's cached data; within it, keys carry the impersonated affiliate.
+// cache per sign-in, shared by every view (dashboard, reports, the header's affiliate selector),
+// so that whoever signs in next on the same tab never sees what the last sign-in had cached;
+// within it, keys carry the impersonated affiliate.
 // Data that holds something outside the cache (the dashboard worker's lists) is released when
-// the cache drops or replaces it, and when the cache itself is left for another user's.
+// the cache drops or replaces it, and when the sign-in ends.
 // SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that
 // first used it unmounts; with one cache under several providers (the pages, the header) that
 // would leave the others without it, so the cache's bookkeeping is set up once, when it is made.
@@ -42,17 +42,24 @@ export class ReleasingCache extends Map<string, State> {
   }
 }
 
-const perSession = new WeakMap<Session, { user: string; cache: ReleasingCache; value: SWRConfiguration }>();
+const perSession = new WeakMap<Session, { user: string; value: SWRConfiguration }>();
 
 function configurationFor(session: Session, user: string): SWRConfiguration {
   let entry = perSession.get(session);
   if (entry?.user !== user) {
-    entry?.cache.releaseAll();
     const cache = new ReleasingCache();
     const value = swrConfiguration(cache);
     initCache(cache, value);
-    entry = { user, cache, value };
+    entry = { user, value };
     perSession.set(session, entry);
+    // The cache ends with its user's sign-in (Logout, a 401, another user): the next sign-in,
+    // the same user's included, starts with nothing cached, not with the error that ended it.
+    const ended = session.auth.subscribe((snapshot) => {
+      if (selectUserKey(snapshot) === user) return;
+      ended.unsubscribe();
+      cache.releaseAll();
+      if (perSession.get(session)?.value === value) perSession.delete(session);
+    });
   }
   return entry.value;
 }
