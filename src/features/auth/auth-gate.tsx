@@ -32,6 +32,15 @@ function CodeScreen({ which }: { which: 'totpVerification' | 'emailVerification'
   return which === 'totpVerification' ? <screens.TotpVerificationScreen /> : <screens.EmailVerificationScreen />;
 }
 
+/** A screen whose code loads on demand; if it cannot load, the gate says so rather than going blank. */
+function OnDemand({ screen, children }: { screen: GateScreen; children: ReactNode }) {
+  return (
+    <ErrorBoundary what="This page" resetKey={screen}>
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
 type GateScreen = 'login' | 'setupRequired' | 'totpSetup' | 'emailSetup' | 'totpVerification' | 'emailVerification' | 'app' | 'restoring';
 
 function screenOf(snapshot: SnapshotFrom<AuthActor>): GateScreen {
@@ -53,28 +62,28 @@ export function AuthGate({ children }: { children: ReactNode }) {
       return <LoginScreen />;
     case 'setupRequired':
       return (
-        <Suspense fallback={<Loading />}>
+        <OnDemand screen={screen}>
           <SetupRequiredScreen />
-        </Suspense>
+        </OnDemand>
       );
     case 'totpSetup':
       return (
-        <Suspense fallback={<Loading />}>
+        <OnDemand screen={screen}>
           <TotpSetupScreen />
-        </Suspense>
+        </OnDemand>
       );
     case 'emailSetup':
       return (
-        <Suspense fallback={<Loading />}>
+        <OnDemand screen={screen}>
           <EmailSetupScreen />
-        </Suspense>
+        </OnDemand>
       );
     case 'totpVerification':
     case 'emailVerification':
       return (
-        <ErrorBoundary what="This page" resetKey={screen}>
+        <OnDemand screen={screen}>
           <CodeScreen which={screen} />
-        </ErrorBoundary>
+        </OnDemand>
       );
     case 'app':
       return children;
