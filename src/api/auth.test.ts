@@ -48,6 +48,11 @@ describe('a sign-in answer of the wrong shape', () => {
     await expect(api.refresh('refresh-1')).rejects.toThrow(/^Invalid response from token\/refresh\/: access/);
   });
 
+  it("a token refresh answered 429 says 'Token refresh failed: 429', not the server's words", async () => {
+    const { api } = authApi(() => json({ detail: 'Request was throttled. Expected available in 5 seconds.' }, 429));
+    await expect(api.refresh('refresh-1')).rejects.toThrow(/^Token refresh failed: 429$/);
+  });
+
   it("a send-email failure of the network says 'Failed to send verification email'", async () => {
     const requests: Request[] = [];
     const client = createApiClient({

@@ -24,10 +24,12 @@ export function createAuthApi(client: ApiClient) {
       return withTexts(pair, { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) });
     },
 
-    /** POST token/refresh/: 401 ends the session; other failures say 'Token refresh failed: {status}'. */
+    /** POST token/refresh/: 401 ends the session; other failures, a 429 too, say 'Token refresh failed: {status}'. */
     refresh(refresh: string): Promise<RefreshResponse> {
+      const rejected = (error: ApiError) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0));
       return withTexts(post('token/refresh/', { auth: false, body: { refresh }, schema: refreshResponseSchema }), {
-        rejected: (error) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0)),
+        rejected,
+        throttled: rejected,
         failed: (error) => {
           const status = failedStatus(error);
           if (status !== null) return messages.refresh(status);

@@ -15,6 +15,8 @@ interface FailureTexts {
   rejected: (error: ApiError) => string;
   /** Anything else: 5xx, network, an unexpected response. */
   failed: (error: unknown) => string;
+  /** Throttled (429): by default when to try again, in the server's words. */
+  throttled?: (error: ApiError) => string;
 }
 
 /** Runs a call and rethrows its failure as an ApiError carrying the call's own text. */
@@ -24,9 +26,12 @@ export async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promi
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const rejected = error.kind === 'http' && error.status !== null && error.status < 500;
-    // A throttled attempt says when to try again, in the server's words.
     const text =
-      error.status === 429 ? (error.serverText() ?? texts.rejected(error)) : rejected ? texts.rejected(error) : texts.failed(error);
+      error.status === 429
+        ? (texts.throttled?.(error) ?? error.serverText() ?? texts.rejected(error))
+        : rejected
+          ? texts.rejected(error)
+          : texts.failed(error);
     throw new ApiError(text, error.kind, error.status, error.body);
   }
 }
