@@ -178,6 +178,24 @@ describe('requests made while the token has under 60 s left', () => {
     expect(session.auth.getSnapshot().value).toEqual({ authenticated: 'active' });
   });
 
+  it('wait for a refresh again once the token a refresh gave has under 60 s left', async () => {
+    const { server, calls, session } = await signedInWorld(undefined, { secondsLeft: 30 });
+    await fetchAffiliates(session.client);
+    const first = session.auth.getSnapshot().context.token?.access;
+    expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(1);
+
+    // 90 s on (a tab that slept through its scheduled refresh): that token has 30 s left.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 90_000 });
+    server.clock.set(Date.now());
+    await fetchAffiliates(session.client);
+
+    expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(2);
+    const second = session.auth.getSnapshot().context.token?.access;
+    expect(second).not.toBe(first);
+    expect(calls.at(-1)).toEqual({ path: 'affiliates/', authorization: `Bearer ${second}` });
+    vi.useRealTimers();
+  });
+
   it('keep the old refresh token in storage when the refresh answer has no new one', async () => {
     const { session, signedIn } = await signedInWorld(
       async (path, response) => {

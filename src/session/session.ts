@@ -48,15 +48,15 @@ export interface SessionOptions {
 
 export function createSession(options: SessionOptions): Session {
   let pendingRefresh: Promise<string | null> | null = null;
-  /** The access token the last refresh gave. */
+  /** The access token the last refresh gave, when it came with under 60 s left already. */
   let refreshed: string | null = null;
   let unsubscribe: (() => void) | null = null;
 
   const currentAccess = () => auth.getSnapshot().context.token?.access ?? null;
 
   /**
-   * Under 60 s left, or expired: the call waits for a refresh. A token a refresh has just given
-   * is used while it lasts, since with a lifetime under 60 s refreshing again would not help.
+   * Under 60 s left, or expired: the call waits for a refresh. A token that came from a refresh
+   * with under 60 s left (a lifetime that short) is used while it lasts: refreshing again would not help.
    */
   function needsRefreshFirst(access: string): boolean {
     const now = Date.now();
@@ -116,7 +116,7 @@ export function createSession(options: SessionOptions): Session {
         rotationLog,
         locks,
         onRefreshed: (access) => {
-          refreshed = access;
+          refreshed = msUntilRefresh(access, Date.now()) <= 0 ? access : null;
         },
       }),
     );
