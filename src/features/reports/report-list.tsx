@@ -6,6 +6,7 @@ import { useId } from 'react';
 import type { AffiliateReport } from '../../api/schemas.ts';
 import { env } from '../../config/env.ts';
 import { formatMoney, money, toMicro } from '../../domain/money.ts';
+import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 
 export interface ReportRow {
   report: AffiliateReport;
@@ -107,8 +108,12 @@ export function ReportList({ rows, labelledBy, isDownloading, onDownload }: Repo
   );
 }
 
-/** Busy while its report downloads: disabled, aria-busy and a spinner; the name does not change. */
+/**
+ * Busy while its report downloads: disabled, aria-busy and a spinner; the name does not change.
+ * Focus it had comes back once the download is over.
+ */
 function DownloadButton({ busy, describedBy, onClick }: { busy: boolean; describedBy: string; onClick: () => void }) {
+  useFocusKeptWhilePending(busy);
   return (
     <button
       type="button"
