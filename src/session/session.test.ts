@@ -41,6 +41,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   world?.session.stop();
   world = null;
   localStorage.clear();
@@ -193,7 +194,6 @@ describe('requests made while the token has under 60 s left', () => {
     const second = session.auth.getSnapshot().context.token?.access;
     expect(second).not.toBe(first);
     expect(calls.at(-1)).toEqual({ path: 'affiliates/', authorization: `Bearer ${second}` });
-    vi.useRealTimers();
   });
 
   it('keep the old refresh token in storage when the refresh answer has no new one', async () => {
