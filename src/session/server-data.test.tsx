@@ -79,7 +79,7 @@ describe('a sign-in', () => {
 });
 
 describe('the cache of the server data', () => {
-  it('releases what its data holds once it drops or replaces the data, and once it is left', () => {
+  it('releases what its data holds once it drops or replaces the data, once it is left, and what comes after', () => {
     const released: string[] = [];
     const held = (name: string) => ({ name, [RELEASE]: () => released.push(name) });
     const cache = new ReleasingCache();
@@ -96,6 +96,11 @@ describe('the cache of the server data', () => {
     cache.set('c', { data: 'plain data' });
     cache.releaseAll();
     expect(released).toEqual(['events', 'fees', 'events again']);
+    expect([...cache.keys()]).toEqual([]);
+
+    // A call that was under way when the cache was left answers later: released at once.
+    cache.set('a', { data: held('late events') });
+    expect(released).toEqual(['events', 'fees', 'events again', 'late events']);
     expect([...cache.keys()]).toEqual([]);
   });
 });

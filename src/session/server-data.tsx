@@ -22,7 +22,14 @@ import { useActorSelector, useAuthSelector, useSession, type ObservableActor } f
 
 /** SWR's cache, releasing the data it lets go. Kept: SWR has no hook for an entry it drops. */
 export class ReleasingCache extends Map<string, State> {
+  /** Left for good (its sign-in ended): a call still under way then stores into it for nobody. */
+  private closed = false;
+
   override set(key: string, value: State): this {
+    if (this.closed) {
+      release(value.data);
+      return this;
+    }
     const before: unknown = this.get(key)?.data;
     super.set(key, value);
     if (before !== value.data) release(before);
@@ -36,7 +43,9 @@ export class ReleasingCache extends Map<string, State> {
     return deleted;
   }
 
+  /** Releases everything, and whatever is stored later at once. */
   releaseAll(): void {
+    this.closed = true;
     for (const value of this.values()) release(value.data);
     super.clear();
   }
