@@ -241,9 +241,12 @@ describe('Sales Dashboard', () => {
       if (!screen.queryByText('Loading sales...')) unlabelled.push(JSON.stringify(shownStats()));
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    await user.selectOptions(select, 'Previous Month');
-    await waitFor(() => expect(shownStats()).toEqual(after));
-    observer.disconnect();
+    try {
+      await user.selectOptions(select, 'Previous Month');
+      await waitFor(() => expect(shownStats()).toEqual(after));
+    } finally {
+      observer.disconnect();
+    }
     expect(unlabelled.filter((stats) => stats === before)).toEqual([]);
   });
 

@@ -93,9 +93,12 @@ function createHandOver() {
 
 type HandOver = ReturnType<typeof createHandOver>;
 
-/** Whether the dashboard on screen was derived from the request's lists (another day of them, say). */
-const sameLists = (request: ViewRequest, shown: ShownView | null) =>
-  shown !== null && shown.request.events === request.events && shown.request.fees === request.fees;
+/** Whether the dashboard on screen is of the request's range and affiliate (another day of them, or their lists fetched anew). */
+const sameRange = (request: ViewRequest, shown: ShownView | null) =>
+  shown !== null &&
+  shown.request.range.start === request.range.start &&
+  shown.request.range.end === request.range.end &&
+  shown.request.affiliateFilter === request.affiliateFilter;
 
 function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null; handOver: HandOver }) {
   const [path, navigate] = useLocation();
@@ -207,8 +210,8 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
           <Spinner label="Loading sales..." />
         ) : (
           <div className="dashboard__content" aria-busy={current === null}>
-            {/* A new range loads: its lists, then its figures. A day of the same lists is answered too soon for a spinner. */}
-            {current === null && (request === null || !sameLists(request, derived.shown)) && (
+            {/* A new range loads: its lists, then its figures. Another day of the range is answered too soon for a spinner. */}
+            {current === null && (request === null || !sameRange(request, derived.shown)) && (
               <div className="dashboard__updating">
                 <Spinner label="Loading sales..." />
               </div>
