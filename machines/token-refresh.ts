@@ -13,7 +13,7 @@ import { msUntilRefresh } from '../src/domain/auth-token.ts';
 import { MAX_RETRIES, retryDelay } from '../src/domain/retry-policy.ts';
 
 /** After a refresh, the next one waits at least this long, even for a very short-lived token. */
-const MIN_REFRESH_INTERVAL_MS = 5_000;
+export const MIN_REFRESH_INTERVAL_MS = 5_000;
 /** setTimeout's longest delay (about 24.8 days); a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -89,12 +89,12 @@ function staleStorage(initial: StoredToken | null): TokenStorage {
  */
 async function signedInWorld(
   answer: (path: string, response: Response) => Promise<Response> = (_, r) => Promise.resolve(r),
-  { secondsLeft = ACCESS_LIFETIME_SECONDS }: { secondsLeft?: number } = {},
+  { lifetime = ACCESS_LIFETIME_SECONDS, secondsLeft = lifetime }: { lifetime?: number; secondsLeft?: number } = {},
 ) {
   // Signed in earlier, so that the stored token has `secondsLeft`; the server's clock is now.
   const server = createTestServer({
-    now: Date.now() - (ACCESS_LIFETIME_SECONDS - secondsLeft) * 1000,
-    accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS,
+    now: Date.now() - (lifetime - secondsLeft) * 1000,
+    accessLifetimeSeconds: lifetime,
   });
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   const signedIn = await signIn(server, fixtures.users.parent.username, fixtures.users.parent.password);
@@ -194,6 +194,17 @@ describe('requests made while the token has under 60 s left', () => {
     const second = session.auth.getSnapshot().context.token?.access;
     expect(second).not.toBe(first);
     expect(calls.at(-1)).toEqual({ path: 'affiliates/', authorization: `Bearer ${second}` });
+  });
+
+  it('go out with a token a refresh just gave when it lives under a minute anyway, instead of refreshing on and on', async () => {
+    const { calls, session } = await signedInWorld(undefined, { lifetime: 30 });
+    await fetchAffiliates(session.client);
+    const refreshed = session.auth.getSnapshot().context.token?.access;
+
+    await fetchAffiliates(session.client);
+
+    expect(calls.filter((call) => call.path === 'token/refresh/')).toHaveLength(1);
+    expect(calls.at(-1)).toEqual({ path: 'affiliates/', authorization: `Bearer ${refreshed}` });
   });
 
   it('keep the old refresh token in storage when the refresh answer has no new one', async () => {

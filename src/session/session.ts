@@ -5,6 +5,7 @@ import { createActor, type Actor, type ActorRefFrom, type ActorOptions, type Any
 import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
+import { MIN_REFRESH_INTERVAL_MS } from '../../machines/token-refresh.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
@@ -48,7 +49,7 @@ export interface SessionOptions {
 
 export function createSession(options: SessionOptions): Session {
   let pendingRefresh: Promise<string | null> | null = null;
-  /** The access token the last refresh gave, when it came with under 60 s left already. */
+  /** The access token the last refresh gave, when it came with (about) under 60 s left already. */
   let refreshed: string | null = null;
   let unsubscribe: (() => void) | null = null;
 
@@ -56,7 +57,8 @@ export function createSession(options: SessionOptions): Session {
 
   /**
    * Under 60 s left, or expired: the call waits for a refresh. A token that came from a refresh
-   * with under 60 s left (a lifetime that short) is used while it lasts: refreshing again would not help.
+   * with under 60 s left, give or take the least time between two refreshes (a lifetime that
+   * short), is used while it lasts: refreshing again would not help.
    */
   function needsRefreshFirst(access: string): boolean {
     const now = Date.now();
@@ -116,7 +118,7 @@ export function createSession(options: SessionOptions): Session {
         rotationLog,
         locks,
         onRefreshed: (access) => {
-          refreshed = msUntilRefresh(access, Date.now()) <= 0 ? access : null;
+          refreshed = msUntilRefresh(access, Date.now()) <= MIN_REFRESH_INTERVAL_MS ? access : null;
         },
       }),
     );
