@@ -120,7 +120,8 @@ describe('the e-mail outbox', () => {
     for (const host of ['localhost', 'LOCALHOST:5173', '127.0.0.1:8080', '[::1]:8080', '[::1]']) {
       expect(isLoopbackAuthority(host), host).toBe(true);
     }
-    // A trailing dot, user info or a path cannot pass another name off as this machine's.
+    // User info or a path cannot pass another name off as this machine's. 'localhost.' (the
+    // same name, fully qualified) is refused too: when in doubt, the outbox stays closed.
     for (const host of [undefined, '', 'localhost.', 'evil.example', 'localhost@evil.example', 'evil.example/@localhost', '::1', 'a b']) {
       expect(isLoopbackAuthority(host), host).toBe(false);
     }
