@@ -1,9 +1,8 @@
 // 'Resend Email' on the e-mail code screens, with its two polite lines: 'A new code has been sent.'
 // after a Resend, and the wait before Resend may be asked again. Each live region stays in the
 // page, empty until there is something to say, so that the message is announced when it appears.
-import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { selectResendWait } from '../../../machines/auth.selectors.ts';
-import { focusIfLost } from '../../components/focus-if-lost.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 
 function ResentNote({ shown }: { shown: boolean }) {
@@ -34,17 +33,6 @@ export function useResendEmail(form: { resending: boolean; idle: boolean; error:
   const wait = useAuthSelector(selectResendWait);
   const waitId = useId();
   const [resent, setResent] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const wasResending = useRef(false);
-  // A sent code starts the wait, so Resend stays disabled and cannot take focus back once its
-  // call is over: the code field takes it, where the new code goes.
-  useLayoutEffect(() => {
-    const button = buttonRef.current;
-    if (wasResending.current && !form.resending && button?.disabled) {
-      focusIfLost(button.form?.querySelector<HTMLInputElement>('input:not([disabled])') ?? null);
-    }
-    wasResending.current = form.resending;
-  }, [form.resending]);
   const resend = () => {
     setResent(true);
     auth.send({ type: 'EMAIL.RESEND' });
@@ -53,7 +41,6 @@ export function useResendEmail(form: { resending: boolean; idle: boolean; error:
     resentNote: <ResentNote shown={resent && form.idle && form.error === null} />,
     button: (
       <button
-        ref={buttonRef}
         type="button"
         disabled={!canResend}
         aria-busy={form.resending}
