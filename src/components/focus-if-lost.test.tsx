@@ -1,10 +1,10 @@
 // Focus kept through a pending call: the control a call disabled takes focus back once the call is
-// over, unless the user has moved on meanwhile. jsdom does not drop the focus of a disabled
-// control as a browser does at its next rendering, so the tests do it themselves.
+// over, unless the user has moved on meanwhile.
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { letGoOfDisabled } from '../../tests/utils/focus.ts';
 import { useFocusKeptWhilePending } from './focus-if-lost.ts';
 
 /** A form whose Save makes `call`, and is disabled until it is over. */
@@ -27,13 +27,6 @@ function SaveForm({ call }: { call: () => Promise<void> }) {
   );
 }
 
-/** What the browser does to a focused control once it is disabled (jsdom's blur() ignores a disabled one). */
-function letGo(control: HTMLButtonElement) {
-  control.disabled = false;
-  control.blur();
-  control.disabled = true;
-}
-
 /** Presses Save from the keyboard; the browser then lets go of the disabled button. */
 async function startCall() {
   const user = userEvent.setup();
@@ -45,7 +38,7 @@ async function startCall() {
   expect(save).toHaveFocus();
   await user.keyboard('{Enter}');
   expect(save).toBeDisabled();
-  letGo(save);
+  letGoOfDisabled(save);
   const finishCall = () =>
     act(() => {
       finish();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
+import { letGoOfDisabled } from '../../../tests/utils/focus.ts';
 import { AuthGate } from './auth-gate.tsx';
 
 function setup() {
@@ -115,12 +116,7 @@ describe('E-mail verification screen', () => {
     await user.keyboard('{Enter}');
     expect(resend).toBeDisabled();
     expect(resend).toHaveAttribute('aria-busy', 'true');
-    // The browser lets go of a disabled button's focus (jsdom's blur() ignores a disabled one).
-    act(() => {
-      resend.disabled = false;
-      resend.blur();
-      resend.disabled = true;
-    });
+    letGoOfDisabled(resend);
     release();
 
     expect(await screen.findByText('A new code has been sent.')).toHaveAttribute('role', 'status');

@@ -1,9 +1,10 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { TestServer } from '../../../tests/utils/api-server.ts';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
+import { letGoOfDisabled } from '../../../tests/utils/focus.ts';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
 import { env } from '../../config/env.ts';
 import ReportsPage from './reports-page.tsx';
@@ -183,12 +184,7 @@ describe('the Reports screen', () => {
 
     // Busy while the request is held: disabled, aria-busy, still named 'Download Report'.
     expect(november).toBeDisabled();
-    // The browser lets go of a disabled button's focus (jsdom's blur() ignores a disabled one).
-    act(() => {
-      november!.disabled = false;
-      november!.blur();
-      november!.disabled = true;
-    });
+    letGoOfDisabled(november!);
     expect(november).toHaveAttribute('aria-busy', 'true');
     expect(november).toHaveAccessibleName('Download Report');
     expect(october).toBeEnabled();
