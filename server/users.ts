@@ -13,6 +13,12 @@ export interface UserRow {
   totp_last_step: number;
 }
 
+/** The account's second factor: none, or 'totp' without a secret (never confirmed), is none. */
+export function configuredMethod(user: UserRow | undefined): UserRow['twofa_method'] {
+  if (!user || (user.twofa_method === 'totp' && !user.totp_secret)) return null;
+  return user.twofa_method;
+}
+
 export function findUserById(db: Db, id: number): UserRow | undefined {
   return db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
 }

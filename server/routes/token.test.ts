@@ -21,7 +21,7 @@ import {
 } from '../../tests/utils/api-contract.ts';
 
 const api = useContractApi();
-const { get, post, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
+const { get, post, postHeld, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
 
 describe('POST token/', () => {
   it('answers a partial pair whose access token carries the spec claims, not yet verified', async () => {
@@ -183,6 +183,14 @@ describe('POST token/verify/', () => {
     expectFieldErrors(await post('token/verify/', { token }, partial.access), { token: ['Invalid or expired code.'] });
     const again = await passwordPair('parent');
     expectFieldErrors(await post('token/verify/', { token }, again.access), { token: true });
+  });
+
+  it('rejects a code used meanwhile by another request, however long its own body took to come', async () => {
+    const token = await nowCode('parent');
+    const held = postHeld('token/verify/', { token }, (await passwordPair('parent')).access);
+    await held.reading;
+    expect((await post('token/verify/', { token }, (await passwordPair('parent')).access)).status).toBe(200);
+    expectFieldErrors(await held.send(), { token: ['Invalid or expired code.'] });
   });
 
   it('rejects an earlier step’s code once a later step’s code was accepted', async () => {

@@ -9,7 +9,7 @@ import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, readBody, requiredString } from '../http.ts';
 import { verifyNoPassword, verifyPassword } from '../passwords.ts';
 import type { Limit } from '../throttle.ts';
-import { findUserById, findUserByLogin } from '../users.ts';
+import { configuredMethod, findUserById, findUserByLogin } from '../users.ts';
 
 const loginBody = z.object({ username: requiredString, password: z.string().min(1) });
 const refreshBody = z.object({ refresh: requiredString });
@@ -87,8 +87,11 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/verify/', partial, async (c) => {
     const { token } = await readBody(c, codeBody);
-    const user = c.get('user');
-    const method = user.twofa_method === 'totp' && !user.totp_secret ? null : user.twofa_method;
+    // Read again: a request whose body came slowly must not check a code against the secret and
+    // last used step of when its headers came.
+    const user = findUserById(ctx.db, c.get('user').id);
+    if (!user) throw detail(401, 'User not found');
+    const method = configuredMethod(user);
     if (!method) {
       throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });
     }
@@ -101,10 +104,13 @@ export function tokenRoutes(ctx: ServerContext) {
     let accepted = false;
     if (method === 'totp' && user.totp_secret) {
       const step = await checkTotp(ctx, user.totp_secret, token, user.totp_last_step);
-      if (step !== null) {
-        ctx.db.prepare('UPDATE users SET totp_last_step = ? WHERE id = ?').run(step, user.id);
-        accepted = true;
-      }
+      // Taken only if no other request has used this step (or a later one) meanwhile, nor changed
+      // the secret: each code signs in once.
+      accepted =
+        step !== null &&
+        ctx.db
+          .prepare('UPDATE users SET totp_last_step = ? WHERE id = ? AND totp_secret = ? AND totp_last_step < ?')
+          .run(step, user.id, user.totp_secret, step).changes === 1;
     } else {
       accepted = redeemEmailCode(ctx, user, 'login', token, null);
     }

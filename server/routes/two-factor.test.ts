@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Two-factor setup against the test fixtures: 2fa/totp/setup/ and confirm/, 2fa/email/setup/ and
-// confirm_setup/. Only an account without a method, or a verified session, may set one up;
-// confirming answers a verified pair.
+// confirm_setup/. Only an account without a method may set one up; confirming answers a verified
+// pair.
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema } from '../../src/api/schemas.ts';
@@ -17,9 +17,10 @@ import {
   useContractApi,
 } from '../../tests/utils/api-contract.ts';
 import { signIn, totpCode } from '../../tests/utils/api-server.ts';
+import { PENDING_DEVICES_KEPT } from './two-factor.ts';
 
 const api = useContractApi();
-const { post, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
+const { post, postHeld, user, passwordPair, verifiedPair, nowCode, mailedCode } = api;
 
 describe('POST 2fa/totp/setup/', () => {
   it('answers a device id and an otpauth URL with a Base32 secret', async () => {
@@ -36,12 +37,29 @@ describe('POST 2fa/totp/setup/', () => {
     expectDetail(await post('2fa/totp/setup/', undefined, (await passwordPair('child')).access), 403);
   });
 
-  it('lets a verified session set up a new device', async () => {
-    expect((await post('2fa/totp/setup/', undefined, (await verifiedPair('parent')).access)).status).toBe(200);
+  it('refuses (403) a verified session too: an access token alone never replaces the account’s method', async () => {
+    expectDetail(await post('2fa/totp/setup/', undefined, (await verifiedPair('parent')).access), 403);
+    expectDetail(await post('2fa/email/setup/', undefined, (await verifiedPair('admin')).access), 403);
   });
 
   it('needs a token', async () => {
     expectDetail(await post('2fa/totp/setup/'), 401);
+  });
+
+  it('keeps only the newest few devices waiting for confirmation, whatever kind, however often one sets up', async () => {
+    const partial = await passwordPair('fresh');
+    const setUp = async (path: string) => ((await post(path, undefined, partial.access)).body as { device_id: string }).device_id;
+    const first = await setUp('2fa/email/setup/');
+    const later: string[] = [];
+    for (let setup = 0; setup < PENDING_DEVICES_KEPT + 3; setup++) later.push(await setUp('2fa/totp/setup/'));
+    const pending = api.server.db.prepare('SELECT id FROM devices WHERE user_id = ? AND confirmed_at IS NULL').all(user('fresh').id);
+    expect(pending.map((row) => (row as { id: string }).id).sort()).toEqual(later.slice(-PENDING_DEVICES_KEPT).sort());
+    expectFieldErrors(
+      await post('2fa/email/confirm_setup/', { token: mailedCode(user('fresh').email), device_id: first }, partial.access),
+      {
+        device_id: ['Invalid device.'],
+      },
+    );
   });
 });
 
@@ -82,19 +100,41 @@ describe('POST 2fa/totp/confirm/', () => {
     expect('2fa_method' in decodeJwt((await passwordPair('fresh')).access)).toBe(false);
   });
 
-  it('rejects an unknown device, another user’s device and a device already confirmed', async () => {
+  it('rejects an unknown device and another user’s device; once confirmed, the account has its method (403)', async () => {
     const setup = await startSetup();
     const token = await totpCode(setup.secret, api.server.clock.now());
     expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: 'no-such-device' }, setup.access), { device_id: true });
 
-    const adminVerified = await verifiedPair('admin');
-    const adminDevice = totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, adminVerified.access)).body);
-    expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: adminDevice.device_id }, setup.access), { device_id: true });
+    api.server.db
+      .prepare("INSERT INTO devices (id, user_id, kind, secret, created_at) VALUES ('admins-device', ?, 'totp', ?, ?)")
+      .run(user('admin').id, setup.secret, api.server.clock.now());
+    expectFieldErrors(await post('2fa/totp/confirm/', { token, device_id: 'admins-device' }, setup.access), { device_id: true });
 
     const confirmed = tokenPairSchema.parse((await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access)).body);
     api.server.clock.advance(TOTP_STEP);
     const later = await totpCode(setup.secret, api.server.clock.now());
-    expectFieldErrors(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), { device_id: true });
+    expectDetail(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), 403);
+  });
+
+  it('sets one method only, though two confirmations’ bodies came together', async () => {
+    const first = await startSetup();
+    const second = await startSetup();
+    // Two steps apart: each code is good for its own device, and neither is spent by the other.
+    const held = postHeld(
+      '2fa/totp/confirm/',
+      { token: await totpCode(first.secret, api.server.clock.now()), device_id: first.deviceId },
+      first.access,
+    );
+    await held.reading;
+    api.server.clock.advance(2 * TOTP_STEP);
+    const token = await totpCode(second.secret, api.server.clock.now());
+    expect((await post('2fa/totp/confirm/', { token, device_id: second.deviceId }, second.access)).status).toBe(200);
+    api.server.clock.advance(-2 * TOTP_STEP);
+    expectDetail(await held.send(), 403);
+    // The method confirmed first stays: the second device's codes sign in.
+    api.server.clock.advance(4 * TOTP_STEP);
+    const next = await passwordPair('fresh');
+    expect((await post('token/verify/', { token: await totpCode(second.secret, api.server.clock.now()) }, next.access)).status).toBe(200);
   });
 
   it('answers field errors for missing and blank fields', async () => {
@@ -171,14 +211,12 @@ describe('POST 2fa/email/confirm_setup/', () => {
     });
   });
 
-  it('rejects a second confirmation of the same device', async () => {
+  it('refuses (403) a second confirmation: the account has its method', async () => {
     const setup = await startSetup();
     const pair = tokenPairSchema.parse(
       (await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access)).body,
     );
-    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, pair.access), {
-      device_id: true,
-    });
+    expectDetail(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, pair.access), 403);
   });
 
   it('refuses (403) a partial token of a user who already has a method', async () => {

@@ -1,6 +1,7 @@
-// Two-factor setup for an account that has none yet (or a verified session changing it):
-// authenticator app (2fa/totp/setup/, 2fa/totp/confirm/) and e-mailed codes
-// (2fa/email/setup/, 2fa/email/confirm_setup/). Confirming returns a verified token pair.
+// Two-factor setup for an account that has none yet: authenticator app (2fa/totp/setup/,
+// 2fa/totp/confirm/) and e-mailed codes (2fa/email/setup/, 2fa/email/confirm_setup/). Confirming
+// returns a verified token pair. An account with a method keeps it: replacing it with a stolen
+// access token alone would lock the owner out of their second factor.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -9,7 +10,10 @@ import { requireAuth } from '../auth.ts';
 import { checkSendLimit, checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, totpUri } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
-import { findUserById } from '../users.ts';
+import { configuredMethod, findUserById, type UserRow } from '../users.ts';
+
+/** Devices waiting for confirmation kept per user: a setup started in a few tabs still confirms. */
+export const PENDING_DEVICES_KEPT = 5;
 
 const confirmBody = z.object({ token: requiredString, device_id: requiredString });
 
@@ -25,9 +29,15 @@ export function twoFactorRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
   app.use('/2fa/*', requireAuth(ctx, { verified: false }));
 
-  /** Setting up is for accounts without 2FA, or for a session that has already passed it. */
-  function assertMaySetUp(c: Context<AppEnv>) {
-    if (c.get('user').twofa_method && !c.get('claims').is_2fa_verified) throw detail(403, messages.permissionDenied);
+  /**
+   * Setting up is for accounts without 2FA. The account is read again: a request whose body came
+   * slowly must not act on what it was when its headers came.
+   */
+  function userMaySetUp(c: Context<AppEnv>): UserRow {
+    const user = findUserById(ctx.db, c.get('user').id);
+    if (!user) throw detail(401, 'User not found');
+    if (configuredMethod(user)) throw detail(403, messages.permissionDenied);
+    return user;
   }
 
   function pendingDevice(c: Context<AppEnv>, deviceId: string, kind: DeviceRow['kind']): DeviceRow {
@@ -38,64 +48,86 @@ export function twoFactorRoutes(ctx: ServerContext) {
     return device;
   }
 
-  async function confirm(c: Context<AppEnv>, device: DeviceRow, step: number | null) {
-    const user = c.get('user');
+  /**
+   * A new device waiting for its confirmation. Only the user's newest few are kept: setting up
+   * again and again must not grow the database without end.
+   */
+  function addPendingDevice(user: UserRow, kind: DeviceRow['kind'], secret: string | null): string {
+    const id = randomUUID();
     ctx.db.transaction(() => {
-      ctx.db.prepare('UPDATE devices SET confirmed_at = ? WHERE id = ?').run(ctx.now(), device.id);
+      ctx.db
+        .prepare('INSERT INTO devices (id, user_id, kind, secret, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(id, user.id, kind, secret, ctx.now());
+      const older = ctx.db
+        .prepare<[number, number], { id: string }>(
+          'SELECT id FROM devices WHERE user_id = ? AND confirmed_at IS NULL ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?',
+        )
+        .all(user.id, PENDING_DEVICES_KEPT);
+      // A device's codes go before it (their foreign key).
+      for (const device of older) {
+        ctx.db.prepare('DELETE FROM email_codes WHERE device_id = ?').run(device.id);
+        ctx.db.prepare('DELETE FROM devices WHERE id = ?').run(device.id);
+      }
+    })();
+    return id;
+  }
+
+  async function confirm(c: Context<AppEnv>, user: UserRow, device: DeviceRow, step: number | null) {
+    // Only while the device is pending and the account has no method: two confirmations at once
+    // cannot both set one.
+    const confirmed = ctx.db.transaction(() => {
+      const claimed = ctx.db.prepare('UPDATE devices SET confirmed_at = ? WHERE id = ? AND confirmed_at IS NULL').run(ctx.now(), device.id);
+      if (claimed.changes !== 1 || configuredMethod(findUserById(ctx.db, user.id))) return false;
       ctx.db
         .prepare('UPDATE users SET twofa_method = ?, totp_secret = ?, totp_last_step = ? WHERE id = ?')
         .run(device.kind, device.kind === 'totp' ? device.secret : null, step ?? 0, user.id);
+      return true;
     })();
+    if (!confirmed) throw detail(403, messages.permissionDenied);
     ctx.throttle.clear(`code:${user.id}`);
     const updated = findUserById(ctx.db, user.id) ?? user;
     return c.json(await ctx.tokens.issue(updated, true));
   }
 
   app.post('/2fa/totp/setup/', (c) => {
-    assertMaySetUp(c);
-    const user = c.get('user');
-    const id = randomUUID();
+    const user = userMaySetUp(c);
     const secret = newTotpSecret();
-    ctx.db
-      .prepare("INSERT INTO devices (id, user_id, kind, secret, created_at) VALUES (?, ?, 'totp', ?, ?)")
-      .run(id, user.id, secret, ctx.now());
+    const id = addPendingDevice(user, 'totp', secret);
     return c.json({ device_id: id, qr_url: totpUri(secret, user.username) });
   });
 
   app.post('/2fa/totp/confirm/', async (c) => {
-    assertMaySetUp(c);
     const { token, device_id } = await readBody(c, confirmBody);
-    const key = `code:${c.get('user').id}`;
+    const user = userMaySetUp(c);
+    const key = `code:${user.id}`;
     ctx.throttle.check(key);
     const device = pendingDevice(c, device_id, 'totp');
     // Counted before checking: concurrent guesses cannot outrun the limit.
     ctx.throttle.record(key);
     const step = device.secret ? await checkTotp(ctx, device.secret, token, 0) : null;
     if (step === null) throw fieldErrors({ token: ['Invalid or expired code.'] });
-    return confirm(c, device, step);
+    return confirm(c, user, device, step);
   });
 
   app.post('/2fa/email/setup/', (c) => {
-    assertMaySetUp(c);
-    const user = c.get('user');
+    const user = userMaySetUp(c);
     checkSendLimit(ctx, user);
-    const id = randomUUID();
-    ctx.db.prepare("INSERT INTO devices (id, user_id, kind, created_at) VALUES (?, ?, 'email', ?)").run(id, user.id, ctx.now());
+    const id = addPendingDevice(user, 'email', null);
     sendEmailCode(ctx, user, 'setup', id);
     return c.json({ device_id: id, email: user.email });
   });
 
   app.post('/2fa/email/confirm_setup/', async (c) => {
-    assertMaySetUp(c);
     const { token, device_id } = await readBody(c, confirmBody);
-    const key = `code:${c.get('user').id}`;
+    const user = userMaySetUp(c);
+    const key = `code:${user.id}`;
     ctx.throttle.check(key);
     const device = pendingDevice(c, device_id, 'email');
-    if (!redeemEmailCode(ctx, c.get('user'), 'setup', token, device.id)) {
+    if (!redeemEmailCode(ctx, user, 'setup', token, device.id)) {
       ctx.throttle.record(key);
       throw fieldErrors({ token: ['Invalid or expired code.'] });
     }
-    return confirm(c, device, null);
+    return confirm(c, user, device, null);
   });
 
   return app;

@@ -95,7 +95,17 @@ export interface CallOptions {
   /** Sent as is, with `contentType` (if any). */
   raw?: string | Uint8Array;
   contentType?: string;
+  /** Sent as JSON as this stream gives it, with its length announced (a body that comes slowly). */
+  jsonStream?: { stream: ReadableStream<Uint8Array<ArrayBuffer>>; length: number };
   query?: Record<string, string>;
+}
+
+/** A POST whose JSON body is held back: its headers, Content-Length included, are in. */
+export interface HeldPost {
+  /** Resolves once the server reads the body: its handler has started, and waits for it. */
+  reading: Promise<void>;
+  /** Sends the body, and resolves with the answer. */
+  send(): Promise<Answer>;
 }
 
 export interface ContractApi {
@@ -108,6 +118,8 @@ export interface ContractApi {
   call: (method: 'GET' | 'POST', path: string, options?: CallOptions) => Promise<Answer>;
   get: (path: string, access?: string, query?: Record<string, string>) => Promise<Answer>;
   post: (path: string, json?: unknown, access?: string) => Promise<Answer>;
+  /** A POST of JSON whose body comes only when the test sends it. */
+  postHeld: (path: string, json: unknown, access?: string) => HeldPost;
   user: (name: FixtureUserName) => FixtureUser;
   /** The partial pair of a password sign-in. */
   passwordPair: (name: FixtureUserName) => Promise<TokenPair>;
@@ -132,8 +144,12 @@ export function useContractApi(): ContractApi {
   async function call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (options.access) headers.Authorization = `Bearer ${options.access}`;
-    let body: string | Uint8Array<ArrayBuffer> | undefined;
-    if (options.json !== undefined) {
+    let body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
+    if (options.jsonStream) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(options.jsonStream.length);
+      body = options.jsonStream.stream;
+    } else if (options.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.json);
     } else if (options.raw !== undefined) {
@@ -142,7 +158,9 @@ export function useContractApi(): ContractApi {
       body = typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw);
     }
     const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-    const response = await server.fetch(`${API}/${path}${query}`, { method, headers, body });
+    // duplex: a stream body goes out as it comes (the DOM's RequestInit does not list it yet).
+    const init = { method, headers, body, duplex: 'half' } as RequestInit;
+    const response = await server.fetch(`${API}/${path}${query}`, init);
     const type = response.headers.get('content-type') ?? '';
     const parsed: unknown = type.includes('application/json') ? await response.json() : await response.arrayBuffer();
     return { status: response.status, headers: response.headers, body: parsed };
@@ -151,6 +169,34 @@ export function useContractApi(): ContractApi {
   const get = (path: string, access?: string, query?: Record<string, string>) => call('GET', path, { access, query });
   const post = (path: string, json?: unknown, access?: string) => call('POST', path, { access, json });
   const user = (name: FixtureUserName) => fx.users[name];
+
+  function postHeld(path: string, json: unknown, access?: string): HeldPost {
+    const bytes = new TextEncoder().encode(JSON.stringify(json));
+    let reading!: () => void;
+    let release!: () => void;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    const sent = new Promise<void>((resolve) => (release = resolve));
+    // highWaterMark 0: pulled only when the server reads it.
+    const stream = new ReadableStream<Uint8Array<ArrayBuffer>>(
+      {
+        async pull(controller) {
+          reading();
+          await sent;
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const answer = call('POST', path, { access, jsonStream: { stream, length: bytes.length } });
+    return {
+      reading: read,
+      send: () => {
+        release();
+        return answer;
+      },
+    };
+  }
 
   function secretOf(name: FixtureUserName): string {
     const secret = user(name).totpSecret;
@@ -175,6 +221,7 @@ export function useContractApi(): ContractApi {
     call,
     get,
     post,
+    postHeld,
     user,
     passwordPair,
     verifiedPair: (name) => signIn(server, user(name).username, user(name).password, name === 'fresh' ? 'totp' : undefined),
