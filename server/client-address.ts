@@ -1,7 +1,9 @@
 // The address a request came from, for throttling. Behind one trusted reverse proxy
 // (trustProxy), the last X-Forwarded-For entry: the one that proxy appended; the entries before
 // it are whatever the client sent. Otherwise the socket's peer, which the Node adapter passes
-// in the bindings as `incoming`.
+// in the bindings as `incoming`. An IPv6 address counts as its /64 network: one host gets a whole
+// /64 to pick addresses from, so per address it would get 2^64 allowances.
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'hono';
 
 interface SocketBindings {
@@ -19,8 +21,41 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
       .map((entry) => entry.trim())
       .filter((entry) => entry !== '');
     const last = forwarded?.at(-1);
-    if (last) return last;
+    if (last) return throttledAs(last);
   }
   const bindings = c.env as SocketBindings | undefined;
-  return bindings?.incoming?.socket?.remoteAddress ?? UNKNOWN_ADDRESS;
+  const peer = bindings?.incoming?.socket?.remoteAddress;
+  return peer ? throttledAs(peer) : UNKNOWN_ADDRESS;
+}
+
+/**
+ * What an address counts as: an IPv4 address (one mapped into IPv6 included) itself, an IPv6
+ * address its /64 network ('2001:db8:0:1::/64'), anything else as it is.
+ */
+export function throttledAs(address: string): string {
+  const groups = isIPv6(address) ? ipv6Groups(address) : null;
+  if (!groups) return address;
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
+    const [high, low] = [groups[6]!, groups[7]!];
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (a zone index left out, a trailing IPv4 part read as two groups). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.split('%')[0]!;
+  const dotted = /[^:]*$/.exec(text)![0];
+  if (isIPv4(dotted)) {
+    const [a, b, c, d] = dotted.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const part = (hex: string | undefined) => (hex ? hex.split(':').map((group) => parseInt(group, 16)) : []);
+  const [first, last] = [part(head), part(tail)];
+  const groups = tail === undefined ? first : [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last];
+  return groups.length === 8 ? groups : null;
 }

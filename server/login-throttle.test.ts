@@ -2,7 +2,7 @@
 // Throttling of sign-in: wrong passwords count per account and client address (nobody locks
 // out the owner from elsewhere) and per address across accounts; successful sign-ins are
 // limited per account and address; concurrent requests cannot outrun a limit; the client address comes from
-// X-Forwarded-For only behind a trusted proxy.
+// X-Forwarded-For only behind a trusted proxy, and an IPv6 address counts as its /64.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenPairSchema } from '../src/api/schemas.ts';
 import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
@@ -111,6 +111,20 @@ describe('the client address', () => {
       await login('parent', 'wrong', ATTACKER, { 'X-Forwarded-For': `192.0.2.${attempt}` });
     }
     expectThrottled(await login('parent', fx.users.parent.password, ATTACKER, { 'X-Forwarded-For': '192.0.2.99' }));
+  });
+
+  it('is an IPv6 address’s /64 network: one host picking new addresses in it gets no new allowance', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login('parent', 'wrong', `2001:db8:0:1::${attempt + 1}`)).status).toBe(401);
+    expectThrottled(await rightPassword('parent', '2001:db8:0:1:ffff:ffff:ffff:ffff'));
+    expect((await rightPassword('parent', '2001:db8:0:2::1')).status).toBe(200);
+  });
+
+  it('is an IPv4 address however it comes, mapped into IPv6 or not', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const address = attempt % 2 ? `::ffff:${ATTACKER}` : ATTACKER;
+      expect((await login('parent', 'wrong', address)).status).toBe(401);
+    }
+    expectThrottled(await rightPassword('parent', ATTACKER));
   });
 
   it('behind a trusted proxy is the last X-Forwarded-For entry, the one the proxy added', async () => {
