@@ -54,9 +54,12 @@ export function toFieldErrors(error: z.ZodError): Record<string, string[]> {
 
 /** Reads a JSON object body and validates it; malformed or mistyped input is a 400, never a 500. */
 export async function readBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const type = c.req.header('content-type');
+  // A body needs a JSON type, as DRF's parsers do: one without a type is refused too. Otherwise any
+  // web page could post to the sign-in without the preflight that its JSON type requires (a
+  // typeless Blob), and spend its visitors' wrong-password allowance.
+  const type = c.req.header('content-type') ?? '';
   const text = await c.req.text();
-  if (text.trim() !== '' && type && !/^application\/(.+\+)?json\b/i.test(type)) {
+  if (text.trim() !== '' && !/^application\/(.+\+)?json\b/i.test(type)) {
     throw detail(415, `Unsupported media type "${type.split(';')[0]}" in request.`);
   }
   let data: unknown = {};

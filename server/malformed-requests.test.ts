@@ -40,6 +40,12 @@ describe('request bodies', () => {
     expectDetail(await raw('affiliates/invites/register/', '--x\r\n\r\n--x--', 'multipart/form-data; boundary=x'), 415);
   });
 
+  it('answers 415 for a body without a type, which any web page can post (a Blob of no type), and counts no sign-in', async () => {
+    const typeless = new TextEncoder().encode(JSON.stringify({ username: 'parent', password: 'wrong' }));
+    for (let attempt = 0; attempt < 6; attempt++) expectDetail(await raw('token/', typeless), 415, 'Unsupported media type "" in request.');
+    expect((await api.post('token/', { username: 'parent', password: api.user('parent').password })).status).toBe(200);
+  });
+
   it('answers 404 {"detail":"Not found."} for unknown API paths and missing trailing slashes', async () => {
     for (const path of ['nope/', 'token', 'affiliates', 'payment_events', 'affiliates/invites/', 'api/v2/token/']) {
       const answer = await get(path);
