@@ -67,6 +67,20 @@ describe('toQuery', () => {
       end: '2026-12-01T00:00:00.000+01:00',
     });
   });
+
+  it.each(['UTC', 'Etc/UTC'])('writes the offset of a browser in %s as a local DateTime does (+00:00, not Z)', (systemZone) => {
+    const before = process.env.TZ;
+    process.env.TZ = systemZone;
+    try {
+      const moment = DateTime.fromISO('2026-11-23T12:00:00Z');
+      const query = toQuery(dateRange('current', { now: DateTime.fromMillis(moment.toMillis()) }));
+      expect(query).toEqual({ start: DateTime.local(2026, 11, 1).toISO(), end: DateTime.local(2026, 12, 1).toISO() });
+      expect(query.start).toBe('2026-11-01T00:00:00.000+00:00');
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
 });
 
 describe('daySlots', () => {

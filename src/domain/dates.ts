@@ -86,9 +86,14 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
   }
 }
 
-/** The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts (offset included). */
+/**
+ * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts (offset
+ * included). A zone luxon reads as UTC by name (a browser's 'UTC') writes 'Z', where a local
+ * DateTime writes '+00:00': the offset is always written out.
+ */
 export function toQuery(range: DateRange): { start: string; end: string } {
-  return { start: range.start.toISO(), end: range.end.toISO() };
+  const iso = (day: DateTime<true>) => day.toISO().replace(/Z$/, '+00:00');
+  return { start: iso(range.start), end: iso(range.end) };
 }
 
 /** A range again from its query (`toQuery`) and the zone and locale of its days, as a worker receives it. */

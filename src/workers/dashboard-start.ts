@@ -25,24 +25,14 @@ import { parseView, rangeDays } from '../domain/view-query.ts';
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
-/** luxon's toISO() of a local time in `zone`: 'Z' for the zones luxon reads as UTC, else the offset. */
-function isoOf(date: Date, zone: string): string {
+/** luxon's toISO() of a local time, as the API's query has it (toQuery): the offset written out, '+00:00' included. */
+function isoOf(date: Date): string {
   const offset = -date.getTimezoneOffset();
-  const zoneText =
-    /^(utc|gmt)$/i.test(zone) && offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
+  const zoneText = `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
   return (
     `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
     `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${zoneText}`
   );
-}
-
-/**
- * The system's time zone. Temporal answers at once; Intl loads its date formats first (some 20 ms
- * here, before any call could go out).
- */
-function systemZone(): string {
-  const temporal = (globalThis as { Temporal?: { Now: { timeZoneId(): string } } }).Temporal;
-  return temporal?.Now.timeZoneId() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** The local start of a 'yyyy-MM-dd' day, `after` days later (setFullYear: years below 100 stay so). */
@@ -54,14 +44,14 @@ function localDayStart(day: string, after = 0): Date {
 }
 
 /** The query of the range the URL's query (`search`) asks for: from its first day's start to the start of the day after its last, in local days. */
-export function viewQuery(search: string, now = new Date(), zone = systemZone()): { start: string; end: string } {
+export function viewQuery(search: string, now = new Date()): { start: string; end: string } {
   const today = `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   const { first, last } = rangeDays(parseView(search, today), today);
-  return { start: isoOf(localDayStart(first), zone), end: isoOf(localDayStart(last, 1), zone) };
+  return { start: isoOf(localDayStart(first)), end: isoOf(localDayStart(last, 1)) };
 }
 
 /** Last 30 days: from the start of today - 30 days to the start of tomorrow, in local days. */
-export const last30Query = (now = new Date(), zone = systemZone()) => viewQuery('', now, zone);
+export const last30Query = (now = new Date()) => viewQuery('', now);
 
 /** The URL the API client builds: the query's parameters, then impersonate_affiliate. */
 export function callUrl(baseUrl: string, path: string, query: Record<string, string>, impersonated: string | null): string {
