@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
 import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
+import { prerenderMarks } from '../features/auth/prerendered-login.ts';
 import type { Expected } from './dashboard-start.ts';
 
 /** What the page's worker was told: the calls made for it, with the token they went out with. */
@@ -93,6 +94,19 @@ describe("the dashboard's start for a stored session, before the app runs", () =
       expect(told, `${path} with ${storedRecord}`).toEqual([]);
     }
     expect(fetched).toEqual([]);
+  });
+
+  it('starts nothing once the app runs: loaded by the app, on a page that may view as an affiliate by now, the app makes the calls', async () => {
+    const module = await pageLoad('/', null);
+    expect(module.APP_STARTED_MARK).toBe(prerenderMarks.started);
+    document.documentElement.setAttribute(prerenderMarks.started, '');
+    try {
+      await pageLoad('/', JSON.stringify(stored()));
+      expect(told).toEqual([]);
+      expect(fetched).toEqual([]);
+    } finally {
+      document.documentElement.removeAttribute(prerenderMarks.started);
+    }
   });
 
   it('starts nothing for an access token the app refreshes before calling: expired, or under 60 s left', async () => {

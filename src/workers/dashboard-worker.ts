@@ -96,7 +96,13 @@ export function startForStoredSession(
   if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null, search);
 }
 
-if (typeof window !== 'undefined') {
+/** The mark the app sets on <html> once it runs (prerenderMarks.started: importing it would bring the app's start-up code). */
+export const APP_STARTED_MARK = 'data-app-started';
+
+// Loaded by the boot script, before the app runs. Loaded later by the app itself, it starts
+// nothing of its own: the page may have been viewing as an affiliate since, and the app makes
+// the calls with the affiliate viewed as (startDashboardWorker).
+if (typeof window !== 'undefined' && !document.documentElement.hasAttribute(APP_STARTED_MARK)) {
   // This chunk is loaded early only for a stored session: the dashboard's code is asked for first.
   if (DASHBOARD_ROUTE.test(location.pathname)) preloadDashboardModules(document);
   try {
