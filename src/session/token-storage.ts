@@ -20,7 +20,9 @@ export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEv
     },
     write(token) {
       try {
-        if (token) storage.setItem(TOKEN_STORAGE_KEY, JSON.stringify(token));
+        // The record's fields in their documented order, whatever order the token came in.
+        if (token)
+          storage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: token.username, access: token.access, refresh: token.refresh }));
         else storage.removeItem(TOKEN_STORAGE_KEY);
       } catch {
         // Storage full or unavailable: the session still lives in memory for this tab.
