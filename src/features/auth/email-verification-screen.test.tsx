@@ -214,9 +214,9 @@ describe('E-mail verification screen', () => {
     expect(window.localStorage.getItem('auth_token')).toBeNull();
   });
 
-  it("goes back to the login screen with 'Back to Login', clearing the stored token", async () => {
+  it("goes back to the login screen with 'Back to Login', clearing the stored token: a Back, which records no logout", async () => {
     const { server, child } = setup();
-    const { user } = renderWithSession(gate, { server });
+    const { user, dataLayer } = renderWithSession(gate, { server });
     await submitLogin(user, child);
     await screen.findByRole('heading', { name: 'Check Your Email' });
 
@@ -224,5 +224,6 @@ describe('E-mail verification screen', () => {
 
     expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
     expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expect(dataLayer).not.toContainEqual({ event: 'logout' });
   });
 });

@@ -52,7 +52,7 @@ function EmailCodeForm() {
         <Alert id={errorId} message={error} />
         {resendEmail.resentNote}
         <div className="auth-actions">
-          <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
+          <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back to Login
           </button>
           {resendEmail.button}

@@ -21,7 +21,7 @@ export function SetupRequiredScreen() {
         </button>
       </div>
       <div className="auth-actions">
-        <button type="button" className="button-ghost" onClick={() => auth.send({ type: 'LOGOUT' })}>
+        <button type="button" className="button-ghost" onClick={() => auth.send({ type: 'BACK' })}>
           Back to Login
         </button>
       </div>

@@ -197,9 +197,9 @@ describe('Authenticator setup screen', () => {
     expect(window.localStorage.getItem('auth_token')).toBeNull();
   });
 
-  it("goes back to the login screen from the setup-required screen with 'Back to Login'", async () => {
+  it("goes back to the login screen from the setup-required screen with 'Back to Login': a Back, which records no logout", async () => {
     const { server, fresh } = setup();
-    const { user } = renderWithSession(gate, { server });
+    const { user, dataLayer } = renderWithSession(gate, { server });
     await submitLogin(user, fresh);
     await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
 
@@ -207,5 +207,6 @@ describe('Authenticator setup screen', () => {
 
     expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
     expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expect(dataLayer).not.toContainEqual({ event: 'logout' });
   });
 });
