@@ -28,6 +28,9 @@ describe('signing in', () => {
     await page.goto(`${e2e.portal.url}/login`);
     await expect(page.getByRole('heading', { name: 'Affiliate Login' }).isVisible()).resolves.toBe(true);
     await checkScreen(page, 'login');
+    // The tag manager's events array is there from start-up, before any event.
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-started'));
+    expect(await page.evaluate(() => (window as unknown as { dataLayer?: unknown }).dataLayer)).toEqual([]);
     // No error, no alert: the empty error line is a silent live region until a message comes.
     expect(await page.getByRole('alert').count()).toBe(0);
     await submitCredentials('globetrotter', 'not-the-password');
