@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Refresh tokens: a reused one revokes its whole chain (every token rotated from the same
-// sign-in), tokens without an expiry are refused, and a database made before chains were kept
-// opens and works.
+// sign-in), a chain ends 30 days after its sign-in, tokens without an expiry are refused, and a
+// database made before chains were kept opens and works.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { refreshResponseSchema, tokenPairSchema, type TokenPair } from '../src/a
 import { getApi, postApi } from '../tests/utils/api-calls.ts';
 import { addFixtures, createTestServer, signIn, TEST_SECRET, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
 import { openDatabase } from './db.ts';
+import { SESSION_MAX_SECONDS } from './tokens.ts';
 
 let server: TestServer;
 let fx: Fixtures;
@@ -54,6 +55,29 @@ describe('a reused refresh token', () => {
     await refresh(stolen.refresh);
     expect((await refresh(stolen.refresh)).status).toBe(401);
     expect((await refresh(other.refresh)).status).toBe(200);
+  });
+});
+
+describe('a chain', () => {
+  const HOUR = 60 * 60_000;
+
+  it('ends 30 days after its sign-in, however often it rotated: its last token expires with it', async () => {
+    expect(SESSION_MAX_SECONDS).toBe(30 * 24 * 60 * 60);
+    const signedInAt = server.clock.now();
+    let token = (await signIn(server, fx.users.parent.username, fx.users.parent.password)).refresh;
+    // A refresh every 20 hours: each token alone would last 24.
+    for (let hours = 20; hours < 30 * 24; hours += 20) {
+      server.clock.advance(20 * HOUR);
+      const next = await refresh(token);
+      expect(next.status, `${hours} h after the sign-in`).toBe(200);
+      token = next.pair?.refresh ?? '';
+    }
+    expect(decodeJwt(token).exp).toBe(signedInAt / 1000 + SESSION_MAX_SECONDS);
+    server.clock.set(signedInAt + SESSION_MAX_SECONDS * 1000);
+    expect((await refresh(token)).status).toBe(401);
+    // Signing in again starts a new one.
+    const again = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    expect((await refresh(again.refresh)).status).toBe(200);
   });
 });
 

@@ -2,7 +2,8 @@
 // and sessions). Password login gives a partial pair (is_2fa_verified false); confirming a 2FA
 // setup or verifying a code gives a full one. Refresh tokens rotate: each works once, and the new
 // pair keeps the old one's verification; a token used twice (stolen, one of the two users is not
-// its owner) revokes its whole chain.
+// its owner) revokes its whole chain. A chain ends 30 days after its sign-in however often it
+// rotates: a stolen refresh token its owner never comes back to race lasts no longer.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -26,6 +27,9 @@ export interface AccessTokenClaims {
 interface RefreshTokenClaims {
   token_type: 'refresh';
   exp: number;
+  iat: number;
+  /** When the chain's sign-in was, in seconds since the epoch (OpenID Connect's name). */
+  auth_time?: number;
   jti: string;
   user_id: number;
   is_2fa_verified: boolean;
@@ -36,12 +40,21 @@ export interface TokenPair {
   refresh: string;
 }
 
+/** A refresh chain: the name of its tokens' family, and when its sign-in was (seconds). */
+export interface RefreshChain {
+  family: string;
+  signedInAt: number;
+}
+
+/** How long a chain lasts from its sign-in, however often it rotates. */
+export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
+
 export interface TokenService {
-  /** A new pair; its refresh token continues `family` (a rotation) or starts a chain (a sign-in). */
-  issue(user: UserRow, verified: boolean, family?: string): Promise<TokenPair>;
+  /** A new pair; its refresh token continues `chain` (a rotation) or starts one (a sign-in). */
+  issue(user: UserRow, verified: boolean, chain?: RefreshChain): Promise<TokenPair>;
   verifyAccess(token: string): Promise<AccessTokenClaims>;
   /** Checks and revokes a refresh token; answers its user id, verification and chain. */
-  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean; family: string }>;
+  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean; chain: RefreshChain }>;
 }
 
 export interface TokenOptions {
@@ -79,8 +92,11 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
   }
 
   return {
-    async issue(user, verified, family) {
+    async issue(user, verified, chain) {
       const refreshJti = randomUUID();
+      const signedInAt = chain?.signedInAt ?? nowSeconds();
+      // Never past the chain's end: its last token expires with it.
+      const refreshLifetime = Math.min(refreshLifetimeSeconds, signedInAt + SESSION_MAX_SECONDS - nowSeconds());
       const access = await sign(
         {
           token_type: 'access',
@@ -96,10 +112,10 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         accessLifetimeSeconds,
       );
       const refresh = await sign(
-        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified },
-        refreshLifetimeSeconds,
+        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt },
+        refreshLifetime,
       );
-      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetimeSeconds) * 1000, family ?? refreshJti);
+      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetime) * 1000, chain?.family ?? refreshJti);
       return { access, refresh };
     },
 
@@ -122,7 +138,9 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         revokeFamily.run(now(), family, family);
         throw tokenNotValid('Token is blacklisted');
       }
-      return { userId: claims.user_id, verified: claims.is_2fa_verified === true, family };
+      // A token signed before chains kept their sign-in time counts from its own issue.
+      const signedInAt = typeof claims.auth_time === 'number' ? claims.auth_time : claims.iat;
+      return { userId: claims.user_id, verified: claims.is_2fa_verified === true, chain: { family, signedInAt } };
     },
   };
 }

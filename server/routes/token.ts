@@ -60,10 +60,10 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/refresh/', async (c) => {
     const { refresh } = await readBody(c, refreshBody);
-    const { userId, verified, family } = await ctx.tokens.redeemRefresh(refresh);
+    const { userId, verified, chain } = await ctx.tokens.redeemRefresh(refresh);
     const user = findUserById(ctx.db, userId);
     if (!user) throw detail(401, 'User not found');
-    return c.json(await ctx.tokens.issue(user, verified, family));
+    return c.json(await ctx.tokens.issue(user, verified, chain));
   });
 
   app.post('/token/send-email/', partial, (c) => {
