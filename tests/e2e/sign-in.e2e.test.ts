@@ -68,9 +68,12 @@ describe('signing in', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid TOTP code. Please try again.' }).waitFor();
     await page.getByLabel('Authentication Code').fill(await totp(totpSecret!));
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByLabel('Authentication Code').press('Enter');
     await dashboardHeading().waitFor();
     expect(page.url()).toBe(`${e2e.portal.url}/`);
+    // The code field went with its screen: the dashboard's heading has the focus, not the page.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/Sales Dashboard$/);
     const dataLayer = await page.evaluate(() => (window as unknown as { dataLayer: unknown[] }).dataLayer);
     expect(dataLayer).toEqual(
       expect.arrayContaining([

@@ -79,6 +79,8 @@ describe('View as Affiliate', () => {
     expect(session.impersonation()?.getSnapshot().context.affiliateId).toBeNull();
     expect(screen.queryByText(`Viewing as ${parentName}`)).not.toBeInTheDocument();
     expect(location.history.at(-1)).toBe('/reports');
+    // The button went with its notice: focus is on the selector it reset, not lost to the page.
+    expect(screen.getByLabelText('View as Affiliate')).toHaveFocus();
   });
 
   it("goes from an affiliate's dashboard (/affiliate/{id}) to / when another affiliate is chosen", async () => {

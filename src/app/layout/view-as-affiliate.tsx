@@ -1,7 +1,7 @@
 // The header's 'View as Affiliate' selector, for superusers only (see docs/product-rules.md, Who
 // sees what), and the 'Viewing as {name}' line with a way back to the own view. Loaded lazily: it
 // fetches with SWR, which the sign-in screens never need.
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { affiliateListErrors, useOwnAffiliates } from '../../api/affiliates.ts';
 import { ServerDataProvider, useImpersonatedAffiliate } from '../../session/server-data.tsx';
@@ -12,6 +12,7 @@ function ViewAsSelector() {
   const [location, navigate] = useLocation();
   const search = useSearch();
   const id = useId();
+  const select = useRef<HTMLSelectElement>(null);
   const selected = useImpersonatedAffiliate();
   const { data: affiliates, error } = useOwnAffiliates(session.client, true);
   const name = affiliates?.find((affiliate) => affiliate.id === selected)?.name ?? selected;
@@ -32,7 +33,13 @@ function ViewAsSelector() {
     <div className="view-as">
       <div className="view-as__field">
         <label htmlFor={id}>View as Affiliate</label>
-        <select id={id} value={selected ?? ''} onChange={(event) => choose(event.target.value)} disabled={!affiliates && !error}>
+        <select
+          ref={select}
+          id={id}
+          value={selected ?? ''}
+          onChange={(event) => choose(event.target.value)}
+          disabled={!affiliates && !error}
+        >
           <option value="">{error ? affiliateListErrors.selector : 'Own view (all affiliates)'}</option>
           {affiliates?.map((affiliate) => (
             <option key={affiliate.id} value={affiliate.id}>
@@ -44,7 +51,15 @@ function ViewAsSelector() {
       {selected !== null && (
         <p className="view-as__notice">
           <span>Viewing as {name}</span>
-          <button type="button" className="button button-ghost" onClick={() => choose('')}>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              // The button goes with the notice: focus goes to the selector it reset.
+              choose('');
+              select.current?.focus();
+            }}
+          >
             Stop viewing as {name}
           </button>
         </p>

@@ -91,6 +91,13 @@ describe('Sales Dashboard', () => {
     expect((await screen.findAllByRole('button', { name: / Referral Fees / })).length).toBeGreaterThan(0);
   });
 
+  it('gives its heading the focus when nothing has it: the screen before (a sign-in code field) took it away', async () => {
+    const server = await signedIn('parent');
+    renderDashboard(server);
+    await waitForData();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+  });
+
   it('keeps the plain labels and shows no platform boxes, chart selector or affiliate selector without platform sales and children', async () => {
     const server = await signedIn('child');
     renderDashboard(server);
