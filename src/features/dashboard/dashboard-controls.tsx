@@ -2,7 +2,7 @@
 // affiliate, hidden when one or no affiliate is available, and the date mode, with two date
 // inputs in custom mode. They only send what the user chose. Beside the date mode, the time zone
 // the days are counted in ('Days in Europe/Berlin'): the browser's, for the chart, tables and CSV.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { Affiliate } from '../../api/affiliates.ts';
 import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
 
@@ -81,25 +81,11 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
         <div className="dashboard-custom-range">
           <div className="field dashboard-field">
             <label htmlFor={`${id}-start`}>Start date</label>
-            <input
-              id={`${id}-start`}
-              type="date"
-              placeholder="Start date"
-              value={customStart}
-              max={customEnd || undefined}
-              onChange={(event) => onStart(event.target.value)}
-            />
+            <DayInput id={`${id}-start`} placeholder="Start date" day={customStart} max={customEnd || undefined} onDay={onStart} />
           </div>
           <div className="field dashboard-field">
             <label htmlFor={`${id}-end`}>End date</label>
-            <input
-              id={`${id}-end`}
-              type="date"
-              placeholder="End date"
-              value={customEnd}
-              min={customStart || undefined}
-              onChange={(event) => onEnd(event.target.value)}
-            />
+            <DayInput id={`${id}-end`} placeholder="End date" day={customEnd} min={customStart || undefined} onDay={onEnd} />
           </div>
           {(!customStart || !customEnd) && (
             <p className="dashboard-custom-range__hint">Until both days are chosen, the current month is shown.</p>
@@ -107,5 +93,48 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
         </div>
       )}
     </>
+  );
+}
+
+/** A year typed digit by digit passes through these on its way to four digits (0002, 0020, 0202). */
+const PARTIAL_YEAR = /^0\d{3}-/;
+
+/**
+ * A date input that passes a day on once its year is typed out: each partial year is a valid date
+ * too, and each would load a range. Leaving the field passes on whatever it holds.
+ */
+function DayInput({
+  day,
+  onDay,
+  ...input
+}: {
+  id: string;
+  placeholder: string;
+  day: string;
+  min?: string;
+  max?: string;
+  onDay: (day: string) => void;
+}) {
+  const [draft, setDraft] = useState(day);
+  const [shown, setShown] = useState(day);
+  // A day set from outside (the URL, Back) replaces the draft.
+  if (day !== shown) {
+    setShown(day);
+    setDraft(day);
+  }
+  const pass = (value: string) => {
+    if (value !== day) onDay(value);
+  };
+  return (
+    <input
+      {...input}
+      type="date"
+      value={draft}
+      onChange={(event) => {
+        setDraft(event.target.value);
+        if (!PARTIAL_YEAR.test(event.target.value)) pass(event.target.value);
+      }}
+      onBlur={() => pass(draft)}
+    />
   );
 }

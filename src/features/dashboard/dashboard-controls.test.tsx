@@ -1,0 +1,41 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { DateRangeControls } from './dashboard-controls.tsx';
+
+function renderCustomRange(customStart = '2026-11-01', customEnd = '2026-11-10') {
+  const onStart = vi.fn();
+  const onEnd = vi.fn();
+  const props = { mode: 'custom', customStart, customEnd, onMode: vi.fn(), onStart, onEnd, zone: 'Europe/Berlin' } as const;
+  const view = render(<DateRangeControls {...props} />);
+  return { onStart, onEnd, rerender: (start: string) => view.rerender(<DateRangeControls {...props} customStart={start} />) };
+}
+
+describe('the custom range’s date inputs', () => {
+  it('pass a day on once its year is typed out, not the dates a year passes through digit by digit', () => {
+    const { onStart } = renderCustomRange();
+    const start = screen.getByLabelText('Start date');
+    // What Chromium's date input gives while 2027 is typed into its year.
+    for (const value of ['0002-11-01', '0020-11-01', '0202-11-01', '2027-11-01']) fireEvent.change(start, { target: { value } });
+    expect(onStart.mock.calls).toEqual([['2027-11-01']]);
+    expect(start).toHaveValue('2027-11-01');
+  });
+
+  it('pass on what the field holds when it is left, and a cleared field at once', () => {
+    const { onStart, onEnd } = renderCustomRange();
+    const start = screen.getByLabelText('Start date');
+    fireEvent.change(start, { target: { value: '0202-11-01' } });
+    expect(onStart).not.toHaveBeenCalled();
+    fireEvent.blur(start);
+    expect(onStart.mock.calls).toEqual([['0202-11-01']]);
+    fireEvent.change(screen.getByLabelText('End date'), { target: { value: '' } });
+    expect(onEnd.mock.calls).toEqual([['']]);
+  });
+
+  it('show a day set from elsewhere (the URL, Back), replacing what was being typed', () => {
+    const { rerender } = renderCustomRange();
+    const start = screen.getByLabelText('Start date');
+    fireEvent.change(start, { target: { value: '0020-11-01' } });
+    rerender('2026-10-05');
+    expect(start).toHaveValue('2026-10-05');
+  });
+});
