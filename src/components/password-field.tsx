@@ -1,4 +1,6 @@
-// A labelled password input with a show/hide toggle, which every password input has.
+// A labelled password input with a show/hide toggle, which every password input has. The toggle's
+// name says what pressing it does ('Show password', 'Hide password'); a pressed state beside it would
+// read as 'Hide password, pressed'.
 import { useId, useState } from 'react';
 import './components.css';
 
@@ -32,13 +34,7 @@ export function PasswordField({ label, value, onChange, autoComplete, name, desc
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
         />
-        <button
-          type="button"
-          className="password-field__toggle"
-          aria-controls={id}
-          aria-pressed={visible}
-          onClick={() => setVisible((shown) => !shown)}
-        >
+        <button type="button" className="password-field__toggle" aria-controls={id} onClick={() => setVisible((shown) => !shown)}>
           {visible ? 'Hide password' : 'Show password'}
         </button>
       </div>
