@@ -91,6 +91,16 @@ describe('Sales Dashboard', () => {
     expect((await screen.findAllByRole('button', { name: / Referral Fees / })).length).toBeGreaterThan(0);
   });
 
+  it("names the tab after its heading, and gives the page's own title back when it goes", async () => {
+    document.title = 'Affiliate Portal';
+    const server = await signedIn('parent');
+    const { unmount } = renderDashboard(server);
+    await waitForData();
+    expect(document.title).toBe('Parent Travel Sales Dashboard – Affiliate Portal');
+    unmount();
+    expect(document.title).toBe('Affiliate Portal');
+  });
+
   it('gives its heading the focus when nothing has it: the screen before (a sign-in code field) took it away', async () => {
     const server = await signedIn('parent');
     renderDashboard(server);

@@ -40,6 +40,7 @@ import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { focusIfLost } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { env } from '../../config/env.ts';
@@ -179,12 +180,15 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
     navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
   };
 
+  const title = name ? `${name} Sales Dashboard` : 'Sales Dashboard';
+  useDocumentTitle(title);
+
   return (
     <section className="dashboard" aria-labelledby={headingId}>
       <div className="dashboard__header">
         {/* Focus lost with the screen before (a sign-in's code field) starts here, at the top. */}
         <h1 id={headingId} className="dashboard__title" ref={focusIfLost} tabIndex={-1}>
-          {name ? `${name} Sales Dashboard` : 'Sales Dashboard'}
+          {title}
         </h1>
         <div className="dashboard-toolbar">
           {showAffiliates && affiliates.data && (

@@ -55,6 +55,7 @@ describe('the Reports screen', () => {
     renderReports(server);
 
     expect(screen.getByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(document.title).toBe('Reports – Affiliate Portal');
     expect(
       screen.getByText('Reports are generated monthly and are available from the 15th of the month after the period.'),
     ).toBeInTheDocument();

@@ -14,6 +14,7 @@ import { ReportList, type ReportRow } from './report-list.tsx';
 import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
+import { useDocumentTitle } from '../../components/document-title.ts';
 
 export interface ReportsPageProps {
   /** How a downloaded file reaches the user; the browser's download by default. */
@@ -27,6 +28,7 @@ function Reports({ saveFile }: ReportsPageProps) {
   const { download, isDownloading } = useReportDownload({ client: scope.client, save: saveFile });
   const [chosen, setChosen] = useState<string | null>(null);
   const selectorId = useId();
+  useDocumentTitle('Reports');
 
   // A failure is shown once no retry follows it, and only while there is nothing to show instead.
   const affiliatesFailed = !affiliates.data && affiliates.error !== undefined && isFinalError(affiliates.error);
