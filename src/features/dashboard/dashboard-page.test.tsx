@@ -393,6 +393,33 @@ describe('Sales Dashboard', () => {
     expect(screen.getByLabelText('Date range')).toBeInTheDocument();
   });
 
+  it('asks a call that failed for good again on Retry, with the heading keeping the focus, and shows the figures it gets', async () => {
+    const server = await signedIn('parent');
+    const steer = steerableServer(server);
+    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
+    const { server: recording, urls } = recorded(steer.server);
+    // The range's own calls: the previous period's follow its figures.
+    const lists = () => urls.filter((url) => url.pathname.endsWith('/payment_events/'));
+    const calls = () => lists().filter((url) => url.search === lists()[0]?.search).length;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { user } = renderDashboard(recording);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(retryDelay(1) + retryDelay(2) + retryDelay(3) + 10);
+      await settle();
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error');
+    expect(calls()).toBe(MAX_RETRIES + 1);
+    vi.useRealTimers();
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+    await waitForData();
+    expect(calls()).toBe(MAX_RETRIES + 2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+  });
+
   it('shows the first failure among affiliates, payment events and fees: a later one waits while the first is retried', async () => {
     const server = await signedIn('parent');
     const steer = steerableServer(server);

@@ -12,7 +12,7 @@
 // on screen. Once a range's figures are on screen, its previous period is loaded for each stat
 // box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
@@ -169,6 +169,18 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   // for it: while the first failure is retried, the page waits.
   const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
   const message = failure !== undefined ? (isFinalError(failure) ? errorText(failure) : null) : derived.error;
+  // A call that failed for good is asked again, with its retries, on Retry. The button goes with
+  // the error: its heading keeps the focus meanwhile.
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  // Stable: a new callback each render would run again, and take focus whenever the page has it.
+  const headingRef = useCallback((element: HTMLHeadingElement | null) => {
+    heading.current = element;
+    focusIfLost(element);
+  }, []);
+  const retry = () => {
+    heading.current?.focus();
+    for (const call of [affiliates, events, fees]) if (call.error !== undefined) void call.mutate();
+  };
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
@@ -187,7 +199,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
     <section className="dashboard" aria-labelledby={headingId}>
       <div className="dashboard__header">
         {/* Focus lost with the screen before (a sign-in's code field) starts here, at the top. */}
-        <h1 id={headingId} className="dashboard__title" ref={focusIfLost} tabIndex={-1}>
+        <h1 id={headingId} className="dashboard__title" ref={headingRef} tabIndex={-1}>
           {title}
         </h1>
         <div className="dashboard-toolbar">
@@ -211,6 +223,13 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         </div>
       </div>
       <Alert message={message} />
+      {message !== null && failure !== undefined && (
+        <div className="dashboard__retry">
+          <button type="button" onClick={retry}>
+            Retry
+          </button>
+        </div>
+      )}
       {message === null &&
         (dashboard === null ? (
           <Spinner label="Loading sales..." />
