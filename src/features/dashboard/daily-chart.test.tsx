@@ -37,6 +37,17 @@ const renderChart = () =>
   );
 
 describe('the daily chart', () => {
+  it("shows a hovered bar's day and amount, and Escape dismisses it with the pointer still on the bar", async () => {
+    const { container } = renderChart();
+    const user = userEvent.setup();
+    await user.hover(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' }));
+    const tooltip = () => container.querySelector('.daily-chart__tooltip');
+    expect(tooltip()).toHaveTextContent('Nov 1, 2026');
+    expect(tooltip()).toHaveTextContent('Referral Fees: $300.00');
+    await user.keyboard('{Escape}');
+    expect(tooltip()).toBeNull();
+  });
+
   it("stacks a day's series, in order, up from zero, and draws a negative amount down from it", () => {
     renderChart();
     const referral = bar('11/1 Referral Fees $300.00');

@@ -7,7 +7,7 @@
 // first renders. Nothing animates: bars are drawn where they belong, and a chart that is left goes
 // at once. The grid and axes are drawn on nivo's scales too (chart-axes.tsx), in the page theme's colours.
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
-import { createContext, use, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { createContext, use, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';
 import { AxisLabelsContext, ChartAxes, ChartGrid, type AxisLabels } from './chart-axes.tsx';
 import { chartKeyAction, firstBar, type BarCell } from './chart-keys.ts';
@@ -179,6 +179,16 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const [ref, measured] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
   const width = measured ?? FALLBACK_WIDTH;
   const [tip, setTip] = useState<Tip | null>(null);
+  // Escape dismisses the tooltip wherever focus is, without moving the pointer off its bar.
+  const shown = tip !== null;
+  useEffect(() => {
+    if (!shown) return;
+    const dismiss = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') setTip(null);
+    };
+    document.addEventListener('keydown', dismiss);
+    return () => document.removeEventListener('keydown', dismiss);
+  }, [shown]);
   // The bar that last had the focus, by day and series, so that it stays the tab stop.
   const [focus, setFocus] = useState<{ day: string; series: string } | null>(null);
   const hintId = useId();
