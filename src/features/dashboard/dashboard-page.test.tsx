@@ -393,7 +393,7 @@ describe('Sales Dashboard', () => {
     expect(screen.getByLabelText('Date range')).toBeInTheDocument();
   });
 
-  it('asks a call that failed for good again on Retry, with the heading keeping the focus, and shows the figures it gets', async () => {
+  it('asks a call that failed for good again on Retry: loading meanwhile, the heading keeping the focus, then the figures it gets', async () => {
     const server = await signedIn('parent');
     const steer = steerableServer(server);
     steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
@@ -403,20 +403,25 @@ describe('Sales Dashboard', () => {
     const calls = () => lists().filter((url) => url.search === lists()[0]?.search).length;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { user } = renderDashboard(recording);
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(retryDelay(1) + retryDelay(2) + retryDelay(3) + 10);
-      await settle();
+    // Each check moves the fake clock on: the retries (1, 2, 4 s) run out however long the page's code takes to load.
+    await vi.waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error'), {
+      timeout: 20_000,
+      interval: 500,
     });
-    expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error');
     expect(calls()).toBe(MAX_RETRIES + 1);
     vi.useRealTimers();
 
+    const release = steer.hold('payment_events/');
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+    // While the call runs: loading, and neither the old error nor a second Retry.
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading sales...');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    release();
     await waitForData();
     expect(calls()).toBe(MAX_RETRIES + 2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
   });
 

@@ -166,21 +166,24 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const changes = useStatChanges(data, derived.shown, scope.impersonated);
 
   // The first error among affiliates, payment events and fees shows, once no retry is coming
-  // for it: while the first failure is retried, the page waits.
-  const failure = [affiliates.error, events.error, fees.error].find((error) => error !== undefined);
-  const message = failure !== undefined ? (isFinalError(failure) ? errorText(failure) : null) : derived.error;
-  // A call that failed for good is asked again, with its retries, on Retry. The button goes with
-  // the error: its heading keeps the focus meanwhile.
+  // for it: while the first failure is retried (on its own, or on Retry), the page waits.
+  const calls = [affiliates, events, fees];
+  const failure = calls.map((call) => call.error).find((error) => error !== undefined);
+  const retrying = calls.some((call) => call.error !== undefined && call.isValidating);
+  const message = failure !== undefined ? (isFinalError(failure) && !retrying ? errorText(failure) : null) : derived.error;
+  // Retry asks the calls that failed for good again. The button goes with the error line while
+  // they run: the heading takes the focus.
   const heading = useRef<HTMLHeadingElement | null>(null);
+  const retry = () => {
+    heading.current?.focus();
+    for (const call of calls) if (call.error !== undefined) void call.mutate();
+  };
+
   // Stable: a new callback each render would run again, and take focus whenever the page has it.
   const headingRef = useCallback((element: HTMLHeadingElement | null) => {
     heading.current = element;
     focusIfLost(element);
   }, []);
-  const retry = () => {
-    heading.current?.focus();
-    for (const call of [affiliates, events, fees]) if (call.error !== undefined) void call.mutate();
-  };
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
