@@ -193,6 +193,16 @@ describe('POST token/verify/', () => {
     expectFieldErrors(await held.send(), { token: ['Invalid or expired code.'] });
   });
 
+  it('lets one of several requests checking the same code at once through', async () => {
+    const token = await nowCode('parent');
+    const partials = await Promise.all(Array.from({ length: 4 }, () => passwordPair('parent')));
+    // Their bodies held until all are waiting, then sent together: each checks the code while the others do.
+    const held = partials.map((partial) => postHeld('token/verify/', { token }, partial.access));
+    await Promise.all(held.map((request) => request.reading));
+    const answers = await Promise.all(held.map((request) => request.send()));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+
   it('rejects an earlier step’s code once a later step’s code was accepted', async () => {
     const partial = await passwordPair('parent');
     expect((await post('token/verify/', { token: await nowCode('parent', TOTP_STEP) }, partial.access)).status).toBe(200);

@@ -116,25 +116,41 @@ describe('POST 2fa/totp/confirm/', () => {
     expectDetail(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), 403);
   });
 
-  it('sets one method only, though two confirmations’ bodies came together', async () => {
+  it('refuses (403) a confirmation whose body came only after another had set the method', async () => {
     const first = await startSetup();
     const second = await startSetup();
-    // Two steps apart: each code is good for its own device, and neither is spent by the other.
     const held = postHeld(
       '2fa/totp/confirm/',
       { token: await totpCode(first.secret, api.server.clock.now()), device_id: first.deviceId },
       first.access,
     );
     await held.reading;
-    api.server.clock.advance(2 * TOTP_STEP);
     const token = await totpCode(second.secret, api.server.clock.now());
     expect((await post('2fa/totp/confirm/', { token, device_id: second.deviceId }, second.access)).status).toBe(200);
-    api.server.clock.advance(-2 * TOTP_STEP);
     expectDetail(await held.send(), 403);
-    // The method confirmed first stays: the second device's codes sign in.
-    api.server.clock.advance(4 * TOTP_STEP);
+  });
+
+  it('lets one of two confirmations checked at once set the method, and leaves the other device pending', async () => {
+    const first = await startSetup();
+    const second = await startSetup();
+    const now = api.server.clock.now();
+    // Their bodies held until both are waiting, then sent together: each checks its code while the other does.
+    const held = [
+      postHeld('2fa/totp/confirm/', { token: await totpCode(first.secret, now), device_id: first.deviceId }, first.access),
+      postHeld('2fa/totp/confirm/', { token: await totpCode(second.secret, now), device_id: second.deviceId }, second.access),
+    ];
+    await Promise.all(held.map((request) => request.reading));
+    const answers = await Promise.all(held.map((request) => request.send()));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 403]);
+    const winner = answers[0]!.status === 200 ? first : second;
+    const confirmed = api.server.db
+      .prepare('SELECT id FROM devices WHERE user_id = ? AND confirmed_at IS NOT NULL')
+      .all(user('fresh').id) as { id: string }[];
+    expect(confirmed.map((row) => row.id)).toEqual([winner.deviceId]);
+    // The method is the winner's: its next code signs in.
+    api.server.clock.advance(2 * TOTP_STEP);
     const next = await passwordPair('fresh');
-    expect((await post('token/verify/', { token: await totpCode(second.secret, api.server.clock.now()) }, next.access)).status).toBe(200);
+    expect((await post('token/verify/', { token: await totpCode(winner.secret, api.server.clock.now()) }, next.access)).status).toBe(200);
   });
 
   it('answers field errors for missing and blank fields', async () => {
@@ -146,9 +162,11 @@ describe('POST 2fa/totp/confirm/', () => {
     });
   });
 
-  it('refuses (403) a partial token of a user who already has a method', async () => {
+  it('refuses (403) a partial token of a user who already has a method, before reading its body', async () => {
     const token = await nowCode('parent');
     expectDetail(await post('2fa/totp/confirm/', { token, device_id: 'x' }, (await passwordPair('parent')).access), 403);
+    expectDetail(await post('2fa/totp/confirm/', {}, (await passwordPair('parent')).access), 403);
+    expectDetail(await post('2fa/email/confirm_setup/', {}, (await verifiedPair('child')).access), 403);
   });
 });
 

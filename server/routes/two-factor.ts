@@ -73,11 +73,12 @@ export function twoFactorRoutes(ctx: ServerContext) {
   }
 
   async function confirm(c: Context<AppEnv>, user: UserRow, device: DeviceRow, step: number | null) {
-    // Only while the device is pending and the account has no method: two confirmations at once
-    // cannot both set one.
+    // Only while the account has no method and the device is pending: of two confirmations at
+    // once, one sets a method. Both checked before anything is written.
     const confirmed = ctx.db.transaction(() => {
+      if (configuredMethod(findUserById(ctx.db, user.id))) return false;
       const claimed = ctx.db.prepare('UPDATE devices SET confirmed_at = ? WHERE id = ? AND confirmed_at IS NULL').run(ctx.now(), device.id);
-      if (claimed.changes !== 1 || configuredMethod(findUserById(ctx.db, user.id))) return false;
+      if (claimed.changes !== 1) return false;
       ctx.db
         .prepare('UPDATE users SET twofa_method = ?, totp_secret = ?, totp_last_step = ? WHERE id = ?')
         .run(device.kind, device.kind === 'totp' ? device.secret : null, step ?? 0, user.id);
@@ -97,6 +98,8 @@ export function twoFactorRoutes(ctx: ServerContext) {
   });
 
   app.post('/2fa/totp/confirm/', async (c) => {
+    // Permission before the body, as DRF checks it; again once the body is in.
+    userMaySetUp(c);
     const { token, device_id } = await readBody(c, confirmBody);
     const user = userMaySetUp(c);
     const key = `code:${user.id}`;
@@ -118,6 +121,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
   });
 
   app.post('/2fa/email/confirm_setup/', async (c) => {
+    userMaySetUp(c);
     const { token, device_id } = await readBody(c, confirmBody);
     const user = userMaySetUp(c);
     const key = `code:${user.id}`;
