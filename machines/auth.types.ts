@@ -23,9 +23,9 @@ export interface AuthContext {
 
 export type AuthEvent =
   | { type: 'LOGIN.SUBMIT'; username: string; password: string }
-  /** 'Back' on a setup screen: clears the token and any message. */
+  /** 'Back', and 'Back to Login' on the setup-required and e-mailed code screens: clears the token and any message. */
   | { type: 'BACK' }
-  /** 'Logout' and 'Back to Login': clears the token and any message, and records a logout. */
+  /** 'Logout', and 'Back to Login' on the authenticator code screen: clears the token and any message, and records a logout. */
   | { type: 'LOGOUT' }
   | { type: 'SETUP.CHOOSE_APP' }
   | { type: 'SETUP.CHOOSE_EMAIL' }

@@ -350,7 +350,11 @@ export function startAuthDriver(): AuthDriver {
     const controls = event.type === 'BACK' ? backControls : logoutControls;
     const control = controls.find(([shows]) => shows(from as AuthSnapshot))?.[1];
     if (control) {
+      const logouts = () => rendered.dataLayer.filter((entry) => entry.event === 'logout').length;
+      const before = logouts();
       await click(control);
+      // The control sent the model's event: a LOGOUT records a logout, a BACK does not.
+      expect(logouts() - before, `'${control}' records a logout only for LOGOUT`).toBe(event.type === 'LOGOUT' ? 1 : 0);
       return;
     }
     // No control sends this event from this screen (e.g. BACK or LOGOUT while signed out): it

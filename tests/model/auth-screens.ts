@@ -312,11 +312,11 @@ export const backControls: [ScreenOf, string][] = [
   [at({ emailSetup: 'ready' }), 'Back'],
   [at({ emailVerification: 'sendError' }), 'Back'],
   [retryingAt({ emailVerification: 'sending' }), 'Back'],
+  [at('setupRequired'), 'Back to Login'],
+  [at({ emailVerification: 'ready' }), 'Back to Login'],
 ];
 /** The control that sends LOGOUT on each screen that has one. */
 export const logoutControls: [ScreenOf, string][] = [
-  [at('setupRequired'), 'Back to Login'],
   [at('totpVerification'), 'Back to Login'],
-  [at({ emailVerification: 'ready' }), 'Back to Login'],
   [at({ authenticated: 'active' }), 'Logout'],
 ];
