@@ -8,13 +8,13 @@ import { affiliateListErrors, useAffiliates } from '../../api/affiliates.ts';
 import { useReports } from '../../api/reports.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { Alert } from '../../components/alert.tsx';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
 import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
-import { useDocumentTitle } from '../../components/document-title.ts';
 
 export interface ReportsPageProps {
   /** How a downloaded file reaches the user; the browser's download by default. */
