@@ -12,7 +12,7 @@
 // on screen. Once a range's figures are on screen, its previous period is loaded for each stat
 // box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
@@ -173,17 +173,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const message = failure !== undefined ? (isFinalError(failure) && !retrying ? errorText(failure) : null) : derived.error;
   // Retry asks the calls that failed for good again. The button goes with the error line while
   // they run: the heading takes the focus.
-  const heading = useRef<HTMLHeadingElement | null>(null);
   const retry = () => {
-    heading.current?.focus();
+    document.getElementById(headingId)?.focus();
     for (const call of calls) if (call.error !== undefined) void call.mutate();
   };
-
-  // Stable: a new callback each render would run again, and take focus whenever the page has it.
-  const headingRef = useCallback((element: HTMLHeadingElement | null) => {
-    heading.current = element;
-    focusIfLost(element);
-  }, []);
 
   const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
@@ -202,7 +195,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
     <section className="dashboard" aria-labelledby={headingId}>
       <div className="dashboard__header">
         {/* Focus lost with the screen before (a sign-in's code field) starts here, at the top. */}
-        <h1 id={headingId} className="dashboard__title" ref={headingRef} tabIndex={-1}>
+        <h1 id={headingId} className="dashboard__title" ref={focusIfLost} tabIndex={-1}>
           {title}
         </h1>
         <div className="dashboard-toolbar">
