@@ -52,6 +52,26 @@ function readRange(c: Context<AppEnv>): { start: string; end: string | null } {
   return { start, end };
 }
 
+/**
+ * A payment event's JSON. Its policies are stored as the JSON text of the list (JSON.stringify
+ * writes them), and go into the answer as they are: parsing and writing them again cost more
+ * than the rest of the event.
+ */
+function paymentEventJson(row: PaymentEventRow): string {
+  const event = JSON.stringify({
+    id: row.id,
+    created: row.created,
+    amount: row.amount,
+    order: {
+      affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+      affiliate_commission_pc: row.commission_pc,
+      plan: { product: row.product },
+    },
+  });
+  // The order's policy after its plan: before the order's and the event's closing braces.
+  return `${event.slice(0, -2)},"policy":${row.policies}}}`;
+}
+
 export function salesRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
   const verified = requireAuth(ctx, { verified: true });
@@ -66,17 +86,7 @@ export function salesRoutes(ctx: ServerContext) {
          ORDER BY created, id`,
       )
       .all(start, end, end, ...scope.params);
-    return jsonListAnswer(rows, (row) => ({
-      id: row.id,
-      created: row.created,
-      amount: row.amount,
-      order: {
-        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-        affiliate_commission_pc: row.commission_pc,
-        plan: { product: row.product },
-        policy: JSON.parse(row.policies) as unknown,
-      },
-    }));
+    return jsonListAnswer(rows, paymentEventJson);
   });
 
   app.get('/connection_fees/', verified, (c) => {
@@ -90,14 +100,16 @@ export function salesRoutes(ctx: ServerContext) {
          ORDER BY created, id`,
       )
       .all(start, end, end, ...scope.params);
-    return jsonListAnswer(rows, (row) => ({
-      id: row.id,
-      created: row.created,
-      amount: row.amount,
-      affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-      connection_fee_pc: row.connection_fee_pc,
-      connection_fee_amount: row.connection_fee_amount,
-    }));
+    return jsonListAnswer(rows, (row) =>
+      JSON.stringify({
+        id: row.id,
+        created: row.created,
+        amount: row.amount,
+        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+        connection_fee_pc: row.connection_fee_pc,
+        connection_fee_amount: row.connection_fee_amount,
+      }),
+    );
   });
 
   return app;
