@@ -10,6 +10,12 @@ import { statChanges } from '../domain/period-change.ts';
 import { createDashboardService, type CallContext, type ViewRequest } from './dashboard-service.ts';
 import { fromWire, unwrap } from './wire.ts';
 
+// The derivation, counted: a view answered from the overviews kept is not derived again.
+vi.mock('../domain/dashboard.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../domain/dashboard.ts')>();
+  return { ...actual, deriveDashboard: vi.fn(actual.deriveDashboard) };
+});
+
 // The generated data as the API would answer it: payment events and connection fees of October
 // 2026 in Europe/Berlin, and affiliates.
 const data = generateBenchData(3_000, 600, 7);
@@ -330,6 +336,60 @@ describe('calls the main thread made before the worker could', () => {
     expect(outcome.ok ? null : outcome.error).toEqual({
       message: 'HTTP Error: 401: Unauthorized',
       api: { kind: 'http', status: 401, body: { detail: 'expired' } },
+    });
+  });
+
+  describe("the home route's view, told with its calls", () => {
+    const affiliatesUrl = `${BASE}affiliates/`;
+    const feesUrl = `${BASE}connection_fees/?${new URLSearchParams(query).toString()}`;
+    const apiAffiliates = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
+    const bytesOf = (body: unknown) => new TextEncoder().encode(JSON.stringify(body)).buffer;
+
+    /** The three calls made early for the home view, told to `service`, and their answers. */
+    function callEarly(service: ReturnType<typeof createDashboardService>, feesStatus = 200) {
+      for (const made of [affiliatesUrl, url, feesUrl]) service.expect({ url: made, token: context.token });
+      service.warm({ ...context, range: wireRange });
+      const ok = { token: context.token, status: 200, statusText: 'OK', headers: [] as [string, string][] };
+      service.answer({ ...ok, url: affiliatesUrl, body: bytesOf(apiAffiliates) });
+      service.answer({ ...ok, url, body: body() });
+      const failed = { status: feesStatus, statusText: 'Internal Server Error', body: bytesOf({ detail: 'Error' }) };
+      service.answer({ ...ok, url: feesUrl, ...(feesStatus === 200 ? { body: bytesOf(data.fees) } : failed) });
+    }
+
+    /** The page's own loads and view of the home route, as the main thread asks for them. */
+    async function pageView(service: ReturnType<typeof createDashboardService>, affiliateFilter: string | null = null) {
+      const affiliates = unwrap(await service.affiliates(context));
+      const { events, fees } = await loaded(service);
+      return unwrap(service.view({ events: events.id, fees: fees.id, affiliates, affiliateFilter, range: wireRange, selectedDay: null }));
+    }
+
+    it('derives it as soon as its calls are in, and answers the page from it', async () => {
+      const { fetch, calls } = api();
+      const service = createDashboardService({ fetch });
+      const derive = vi.mocked(deriveDashboard);
+      derive.mockClear();
+      callEarly(service);
+      await vi.waitFor(() => expect(derive).toHaveBeenCalledTimes(1));
+
+      const dashboard = await pageView(service);
+      expect(derive).toHaveBeenCalledTimes(1);
+      expect(dashboard.stats).toEqual(deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats);
+      expect(calls).toEqual([]);
+      // Another view of the same lists is derived when asked.
+      derive.mockClear();
+      await pageView(service, data.affiliates[0]!.id);
+      expect(derive).toHaveBeenCalledTimes(1);
+    });
+
+    it('derives nothing ahead when one of its calls failed: the page shows that error', async () => {
+      const service = createDashboardService({ fetch: api().fetch });
+      const derive = vi.mocked(deriveDashboard);
+      derive.mockClear();
+      callEarly(service, 500);
+      const outcome = await service.load({ ...context, list: 'connection_fees', ...query });
+      expect(outcome.ok ? null : outcome.error.message).toBe('HTTP Error: 500: Internal Server Error');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(derive).not.toHaveBeenCalled();
     });
   });
 

@@ -11,7 +11,9 @@
 // with those bytes when the same URL is asked with the same token, through the same API client.
 // Such a call's answer is read, parsed and validated as soon as it arrives, before the main thread
 // asks for it: the page's code is still loading meanwhile, and at 10,000 events the parsing is
-// the longest link of the chain.
+// the longest link of the chain. For the home route the main thread also says which view those
+// calls are for (`warm`): once they are in, its dashboard is derived at once, while the page's
+// code still runs, so that the page's first ask for it is answered from the overviews kept.
 import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
@@ -76,6 +78,11 @@ export interface CsvRequest extends ViewRequest {
   table: DetailTableName;
 }
 
+/** The early calls of the home route's view (every affiliate, the whole range), whose dashboard is derived once they are in. */
+export interface WarmRequest extends CallContext {
+  range: WireRange;
+}
+
 export interface DashboardService {
   affiliates(context: CallContext): Promise<Outcome<Affiliate[]>>;
   load(request: ListRequest): Promise<Outcome<ListHandle>>;
@@ -88,6 +95,8 @@ export interface DashboardService {
   /** The main thread has made this call; its answer follows. */
   expect(call: Expected): void;
   answer(answer: Answer): void;
+  /** The calls just made early are the home route's view: derive it once they are in. */
+  warm(request: WarmRequest): void;
 }
 
 interface HeldList {
@@ -301,6 +310,39 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       const key = callKey(answer.url, answer.token);
       pending.get(key)?.(answer);
       pending.delete(key);
+    },
+
+    warm({ range, ...context }) {
+      const { start, end } = range;
+      const [affiliates, events, fees] = [
+        affiliatesUrl(context),
+        listUrl({ ...context, list: 'payment_events', start, end }),
+        listUrl({ ...context, list: 'connection_fees', start, end }),
+      ].map((url) => started.get(callKey(url, context.token)));
+      if (!affiliates || !events || !fees) return;
+      void Promise.all([affiliates, events, fees] as [
+        Promise<Outcome<Affiliate[]>>,
+        Promise<Outcome<ListHandle>>,
+        Promise<Outcome<ListHandle>>,
+      ]).then(([affiliates, events, fees]) => {
+        if (!affiliates.ok || !events.ok || !fees.ok) return;
+        const request: ViewRequest = {
+          events: events.value.id,
+          fees: fees.value.id,
+          affiliates: affiliates.value,
+          affiliateFilter: null,
+          range,
+          selectedDay: null,
+        };
+        // A task of its own: the answers to the page's loads of the same calls go out first.
+        setTimeout(() => {
+          try {
+            overviewOf(request, inputOf(request));
+          } catch {
+            // The lists were let go meanwhile: the page's own ask derives what it needs.
+          }
+        });
+      });
     },
   };
 }

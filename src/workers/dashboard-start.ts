@@ -6,7 +6,9 @@
 // Last 30 days without one. No luxon here: the query is worked out with Date, as luxon writes it;
 // should the two ever differ, the worker just makes its own call. The answer's body
 // goes over as a stream as soon as its headers are in, so that the worker reads the list while
-// it arrives; a browser that cannot transfer streams sends its bytes once they are all in.
+// it arrives; a browser that cannot transfer streams sends its bytes once they are all in. On the
+// home route the worker is also told the view the calls are for (`warm`), with the zone and locale
+// luxon takes by default, so that it derives that dashboard as soon as they are in.
 
 /** A call the main thread made for the worker: the URL and token it went out with. */
 export interface Expected {
@@ -22,6 +24,14 @@ export type Answer = Expected &
   );
 
 import { parseView, rangeDays } from '../domain/view-query.ts';
+import type { WarmRequest } from './dashboard-service.ts';
+
+/** What the main thread posts to the worker before the worker's code is up. */
+export interface EarlyMessage {
+  expect?: Expected;
+  answer?: Answer;
+  warm?: WarmRequest;
+}
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -61,8 +71,18 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Makes the calls of the URL's range (affiliates, payment events, connection fees) for `worker`, telling it of each at once. */
-export function startCalls(worker: Worker, baseUrl: string, token: string | null, impersonated: string | null, search: string): void {
+/**
+ * Makes the calls of the URL's range (affiliates, payment events, connection fees) for `worker`,
+ * telling it of each at once; on the home route (`home`), also of the view they are for.
+ */
+export function startCalls(
+  worker: Worker,
+  baseUrl: string,
+  token: string | null,
+  impersonated: string | null,
+  search: string,
+  home = false,
+): void {
   const range = viewQuery(search);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -85,5 +105,10 @@ export function startCalls(worker: Worker, baseUrl: string, token: string | null
         worker.postMessage({ answer: { ...answer, body } }, [body]);
       })
       .catch(() => worker.postMessage({ answer: { url, token, failed: true } satisfies Answer }));
+  }
+  if (home) {
+    // The zone and locale luxon's dates take when none is given: the view's range has them.
+    const { timeZone: zone, locale } = new Intl.DateTimeFormat().resolvedOptions();
+    worker.postMessage({ warm: { baseUrl, token, impersonated, range: { ...range, zone, locale } } } satisfies EarlyMessage);
   }
 }

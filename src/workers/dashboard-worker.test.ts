@@ -1,16 +1,22 @@
+import { DateTime } from 'luxon';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
 import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
+import { toQuery } from '../domain/dates.ts';
 import { prerenderMarks } from '../features/auth/prerendered-login.ts';
-import type { Expected } from './dashboard-start.ts';
+import type { WarmRequest } from './dashboard-service.ts';
+import type { EarlyMessage, Expected } from './dashboard-start.ts';
 
 /** What the page's worker was told: the calls made for it, with the token they went out with. */
 let told: Expected[] = [];
+/** The views it was told those calls are for. */
+let views: WarmRequest[] = [];
 let fetched: { url: string; authorization: string | null }[] = [];
 
 class FakeWorker {
-  postMessage(message: { expect?: Expected }) {
+  postMessage(message: EarlyMessage) {
     if (message.expect) told.push(message.expect);
+    if (message.warm) views.push(message.warm);
   }
   addEventListener() {}
 }
@@ -30,6 +36,7 @@ const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
 
 beforeEach(() => {
   told = [];
+  views = [];
   fetched = [];
   vi.stubGlobal('Worker', FakeWorker);
   vi.stubGlobal('fetch', (input: string, init?: RequestInit) => {
@@ -55,6 +62,28 @@ describe("the dashboard's start for a stored session, before the app runs", () =
     told = [];
     await pageLoad('/affiliate/AFF-101', JSON.stringify(session));
     expect(paths()).toHaveLength(3);
+  });
+
+  it('tells the worker which view the calls are for on the home route only, with the range, zone and locale the page derives with', async () => {
+    const session = stored();
+    await pageLoad('/', JSON.stringify(session));
+    const query = new URL(told[1]!.url).searchParams;
+    const { timeZone, locale } = new Intl.DateTimeFormat().resolvedOptions();
+    expect(views).toEqual([
+      {
+        baseUrl: `${window.location.origin}/api/v2/`,
+        token: session.access,
+        impersonated: null,
+        range: { start: query.get('start'), end: query.get('end'), zone: timeZone, locale },
+      },
+    ]);
+    const range = { start: DateTime.local().minus({ days: 30 }).startOf('day'), end: DateTime.local().plus({ days: 1 }).startOf('day') };
+    expect(views[0]!.range).toEqual({ ...toQuery(range), zone: range.start.zoneName, locale: range.start.locale });
+
+    views = [];
+    await pageLoad('/affiliate/AFF-101', JSON.stringify(session));
+    expect(told).toHaveLength(6);
+    expect(views).toEqual([]);
   });
 
   it("asks for the range the URL's query names (Last 30 days without one, or for a bad one)", async () => {

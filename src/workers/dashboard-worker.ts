@@ -20,6 +20,8 @@ export const STORED_TOKEN_KEY = 'auth_token';
 const REFRESH_LEAD_MS = 60_000;
 /** The dashboard's routes, / and /affiliate/:affiliateId, as the router matches them. */
 const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
+/** The home route: the dashboard of every affiliate the user may see. */
+const isHome = (path: string) => path === '/';
 
 let worker: Worker | undefined;
 let failed = false;
@@ -46,17 +48,22 @@ export const dashboardWorkerFailed = () => failed;
 /** The page's query, which names the dashboard's range. */
 const pageSearch = () => (typeof location === 'undefined' ? '' : location.search);
 
-function callOnce(baseUrl: string, token: string | null, impersonated: string | null, search: string): void {
+function callOnce(baseUrl: string, token: string | null, impersonated: string | null, search: string, home: boolean): void {
   const key = JSON.stringify([token, impersonated]);
   if (calledFor.has(key)) return;
   calledFor.add(key);
-  startCalls(dashboardWorker(), absoluteBase(baseUrl), token, impersonated, search);
+  startCalls(dashboardWorker(), absoluteBase(baseUrl), token, impersonated, search, home);
 }
 
 /** Starts the worker and the calls of the URL's range for it; resolves once it has been told of them. */
-export async function startDashboardWorker(session: WorkerSession, impersonated: string | null, search = pageSearch()): Promise<void> {
+export async function startDashboardWorker(
+  session: WorkerSession,
+  impersonated: string | null,
+  search = pageSearch(),
+  path = typeof location === 'undefined' ? '' : location.pathname,
+): Promise<void> {
   if (!canUseWorker(session.fetch)) return;
-  callOnce(session.baseUrl, await session.accessToken(), impersonated, search);
+  callOnce(session.baseUrl, await session.accessToken(), impersonated, search, isHome(path));
 }
 
 /**
@@ -93,7 +100,7 @@ export function startForStoredSession(
   } catch {
     return;
   }
-  if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null, search);
+  if (typeof access === 'string' && refreshDue(access) > now) callOnce(baseUrl, access, null, search, isHome(path));
 }
 
 /** The mark the app sets on <html> once it runs (prerenderMarks.started: importing it would bring the app's start-up code). */
