@@ -23,6 +23,8 @@ const query = toQuery(data.range);
 const BASE = 'http://portal.test/api/v2/';
 const context: CallContext = { baseUrl: BASE, token: 'access-token', impersonated: null };
 const wireRange = { ...query, zone: data.zone, locale: 'en-US' };
+/** The affiliates as the API answers them. */
+const apiAffiliates = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
@@ -42,8 +44,7 @@ function api(answer?: (path: string) => Response | undefined) {
     if (special) return Promise.resolve(special);
     if (path === 'payment_events/') return Promise.resolve(json(data.events));
     if (path === 'connection_fees/') return Promise.resolve(json(data.fees));
-    if (path === 'affiliates/')
-      return Promise.resolve(json(data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }))));
+    if (path === 'affiliates/') return Promise.resolve(json(apiAffiliates));
     return Promise.resolve(json({ detail: 'Not found.' }, 404));
   });
   return { fetch, calls };
@@ -192,7 +193,8 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
 
 describe('calls the main thread made before the worker could', () => {
   const url = `${BASE}payment_events/?${new URLSearchParams(query).toString()}`;
-  const body = () => new TextEncoder().encode(JSON.stringify(data.events)).buffer;
+  const bytesOf = (answer: unknown) => new TextEncoder().encode(JSON.stringify(answer)).buffer;
+  const body = () => bytesOf(data.events);
   /** An answer's body that gives its bytes only when read (nothing is read before someone asks), and whether it was. */
   const heldBody = (bytes: Uint8Array) => {
     let read = false;
@@ -278,11 +280,10 @@ describe('calls the main thread made before the worker could', () => {
     const service = createDashboardService({ fetch });
     const affiliatesUrl = `${BASE}affiliates/`;
     service.expect({ url: affiliatesUrl, token: context.token });
-    const list = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
-    const { stream, wasRead } = heldBody(new TextEncoder().encode(JSON.stringify(list)));
+    const { stream, wasRead } = heldBody(new Uint8Array(bytesOf(apiAffiliates)));
     service.answer({ url: affiliatesUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
     await vi.waitFor(() => expect(wasRead()).toBe(true));
-    expect(unwrap(await service.affiliates(context))).toHaveLength(list.length);
+    expect(unwrap(await service.affiliates(context))).toHaveLength(apiAffiliates.length);
     expect(calls).toEqual([]);
   });
 
@@ -342,8 +343,6 @@ describe('calls the main thread made before the worker could', () => {
   describe("the home route's view, told with its calls", () => {
     const affiliatesUrl = `${BASE}affiliates/`;
     const feesUrl = `${BASE}connection_fees/?${new URLSearchParams(query).toString()}`;
-    const apiAffiliates = data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }));
-    const bytesOf = (body: unknown) => new TextEncoder().encode(JSON.stringify(body)).buffer;
 
     /** The three calls made early for the home view, told to `service`, and their answers. */
     function callEarly(service: ReturnType<typeof createDashboardService>, feesStatus = 200) {
