@@ -41,6 +41,13 @@ function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string)
   return `${base}${chunk.fileName}`;
 }
 
+/** The URL of the dashboard's worker script (src/workers/dashboard.worker.ts), as the start chunk names it. */
+function workerScript(bundle: Rolldown.OutputBundle | undefined, base: string): string {
+  const scripts = Object.values(bundle ?? {}).filter((output) => /(^|\/)dashboard\.worker-[^/]*\.js$/.test(output.fileName));
+  if (scripts.length !== 1) throw new Error(`prerender-login: the bundle has ${scripts.length} dashboard worker scripts, not one`);
+  return `${base}${scripts[0]!.fileName}`;
+}
+
 /**
  * The page's stylesheet written into it: a <style> with its text, and the <link> disabled, which
  * the browser does not fetch but Vite's loader of lazy chunks finds (a lazy chunk that lists the
@@ -126,7 +133,11 @@ export function prerenderLogin(): Plugin {
         if (!entryTag) throw new Error('prerender-login: index.html has no entry <script type="module">');
         const script = minifySync(
           'boot.js',
-          bootScriptSource(TOKEN_STORAGE_KEY, entryTag[1]!, dashboardChunk(context.bundle, config.base)),
+          bootScriptSource(TOKEN_STORAGE_KEY, {
+            entry: entryTag[1]!,
+            dashboard: dashboardChunk(context.bundle, config.base),
+            worker: workerScript(context.bundle, config.base),
+          }),
         ).code.trim();
         // Replaced by functions: a replacement string would read `$'`, `$&`… in the script or markup as patterns.
         return inlineStylesheet(html, context.bundle, config.base)

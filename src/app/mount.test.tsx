@@ -48,6 +48,7 @@ function prerenderedPage(path: string): HTMLElement {
     marks: prerenderMarks,
     entry: '/assets/index-test.js',
     dashboard: '/assets/dashboard-worker-test.js',
+    worker: '/assets/dashboard.worker-test.js',
   });
   document.addEventListener = original;
   return container;

@@ -1,6 +1,6 @@
 // The dashboard page's code, asked for early. The build lists the chunks of the dashboard's page
 // and chart and of the tab bar, and the page's stylesheet, in index.html (build/prerender-login.ts);
-// for a returning user on a dashboard route the dashboard's start preloads them, before its calls,
+// for a returning user on a dashboard route the dashboard's start chunk preloads them
 // while the app's entry still runs: they are then in when the app asks for them, instead of being
 // asked for only then, behind the calls.
 

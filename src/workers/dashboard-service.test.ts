@@ -191,13 +191,11 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
   });
 });
 
-describe('calls the main thread made before the worker could', () => {
-  const url = `${BASE}payment_events/?${new URLSearchParams(query).toString()}`;
-  const bytesOf = (answer: unknown) => new TextEncoder().encode(JSON.stringify(answer)).buffer;
-  const body = () => bytesOf(data.events);
-  /** An answer's body that gives its bytes only when read (nothing is read before someone asks), and whether it was. */
-  const heldBody = (bytes: Uint8Array) => {
+describe('calls started before the page asks for them', () => {
+  /** An answer whose body gives its bytes only when read (nothing is read before someone asks), and whether it was. */
+  const heldAnswer = (answer: unknown) => {
     let read = false;
+    const bytes = new TextEncoder().encode(JSON.stringify(answer));
     const stream = new ReadableStream<Uint8Array>(
       {
         pull(controller) {
@@ -208,151 +206,97 @@ describe('calls the main thread made before the worker could', () => {
       },
       { highWaterMark: 0 },
     );
-    return { stream, wasRead: () => read };
+    return { response: new Response(stream, { headers: { 'Content-Type': 'application/json' } }), wasRead: () => read };
   };
+  const paths = (calls: ReturnType<typeof api>['calls']) => calls.map((call) => call.url.pathname);
 
-  it('answers the same call with the same token from those bytes, once, waiting for them if need be', async () => {
+  it("makes the range's three calls at once, and answers the page's loads of the same from them, once each", async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    service.expect({ url, token: context.token });
-    const loading = service.load({ ...context, list: 'payment_events', ...query });
-    service.answer({
-      url,
-      token: context.token,
-      status: 200,
-      statusText: 'OK',
-      headers: [['content-type', 'application/json']],
-      body: body(),
-    });
+    service.start({ ...context, impersonated: 'AFF-100', range: query });
+    expect(paths(calls)).toEqual(['/api/v2/affiliates/', '/api/v2/payment_events/', '/api/v2/connection_fees/']);
+    expect(calls.map((call) => call.authorization)).toEqual(Array(3).fill('Bearer access-token'));
+    expect(calls.map((call) => Object.fromEntries(call.url.searchParams))).toEqual([
+      { impersonate_affiliate: 'AFF-100' },
+      { ...query, impersonate_affiliate: 'AFF-100' },
+      { ...query, impersonate_affiliate: 'AFF-100' },
+    ]);
 
-    expect(unwrap(await loading).count).toBe(data.events.length);
-    expect(calls).toEqual([]);
-    // Taken up once: the next load of the range asks the API.
-    expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
-    expect(calls).toHaveLength(1);
-  });
-
-  it('takes an answer whose body comes as a stream, read as it arrives', async () => {
-    const { fetch, calls } = api();
-    const service = createDashboardService({ fetch });
-    service.expect({ url, token: context.token });
-    const loading = service.load({ ...context, list: 'payment_events', ...query });
-    const bytes = new Uint8Array(body());
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let at = 0; at < bytes.length; at += 50_000) controller.enqueue(bytes.slice(at, at + 50_000));
-        controller.close();
-      },
-    });
-    service.answer({
-      url,
-      token: context.token,
-      status: 200,
-      statusText: 'OK',
-      headers: [['content-type', 'application/json']],
-      body: stream,
-    });
-    expect(unwrap(await loading).count).toBe(data.events.length);
-    expect(calls).toEqual([]);
-  });
-
-  it('reads an answer as it arrives, before the load asks for it, and answers that load from it', async () => {
-    const { fetch, calls } = api();
-    const service = createDashboardService({ fetch });
-    const impersonatedUrl = `${url}&impersonate_affiliate=AFF-100`;
-    service.expect({ url: impersonatedUrl, token: context.token });
-    const { stream, wasRead } = heldBody(new Uint8Array(body()));
-    service.answer({ url: impersonatedUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
-    await vi.waitFor(() => expect(wasRead()).toBe(true));
-
-    const events = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'payment_events', ...query }));
-    expect(events.count).toBe(data.events.length);
-    const fees = unwrap(await service.load({ ...context, impersonated: 'AFF-100', list: 'connection_fees', ...query }));
+    const viewedAs = { ...context, impersonated: 'AFF-100' };
+    expect(unwrap(await service.affiliates(viewedAs))).toHaveLength(apiAffiliates.length);
+    const events = unwrap(await service.load({ ...viewedAs, list: 'payment_events', ...query }));
+    const fees = unwrap(await service.load({ ...viewedAs, list: 'connection_fees', ...query }));
     expect(unwrap(service.view(viewOf({ events, fees }))).stats).toEqual(
       deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats,
     );
-    // Only the call that was not made early went to the API.
-    expect(calls.map((call) => call.url.pathname)).toEqual(['/api/v2/connection_fees/']);
+    expect(calls).toHaveLength(3);
+    // Taken up once: the next load of the range asks the API.
+    unwrap(await service.load({ ...viewedAs, list: 'payment_events', ...query }));
+    expect(calls).toHaveLength(4);
   });
 
-  it('reads the affiliates early too', async () => {
+  it('reads an answer as it arrives, before the page asks for it', async () => {
+    const held = heldAnswer(data.events);
+    const { fetch } = api((path) => (path === 'payment_events/' ? held.response : undefined));
+    const service = createDashboardService({ fetch });
+    service.start({ ...context, range: query });
+    await vi.waitFor(() => expect(held.wasRead()).toBe(true));
+    expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
+  });
+
+  it('makes each call once, however often it is told of it (by the boot script and by the app)', () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    const affiliatesUrl = `${BASE}affiliates/`;
-    service.expect({ url: affiliatesUrl, token: context.token });
-    const { stream, wasRead } = heldBody(new Uint8Array(bytesOf(apiAffiliates)));
-    service.answer({ url: affiliatesUrl, token: context.token, status: 200, statusText: 'OK', headers: [], body: stream });
-    await vi.waitFor(() => expect(wasRead()).toBe(true));
-    expect(unwrap(await service.affiliates(context))).toHaveLength(apiAffiliates.length);
-    expect(calls).toEqual([]);
+    service.start({ ...context, range: query });
+    service.start({ ...context, range: query });
+    expect(calls).toHaveLength(3);
   });
 
-  it('lets an early answer go when no load takes it up within a minute', async () => {
+  it('lets an early call go when no load takes it up within a minute', async () => {
     vi.useFakeTimers();
     try {
       const { fetch, calls } = api();
       const service = createDashboardService({ fetch });
-      service.expect({ url, token: context.token });
-      service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [], body: body() });
+      service.start({ ...context, range: query });
       await vi.advanceTimersByTimeAsync(60_000);
       unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
-      expect(calls).toHaveLength(1);
+      expect(calls).toHaveLength(4);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it('asks the API itself for a call with another token', async () => {
+  it('asks the API itself for a load with another token', async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    service.expect({ url, token: 'an older token' });
-    service.answer({ url, token: 'an older token', status: 200, statusText: 'OK', headers: [], body: body() });
+    service.start({ ...context, token: 'an older token', range: query });
     unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
-    expect(calls.map((call) => call.authorization)).toEqual(['Bearer access-token']);
+    expect(calls.map((call) => call.authorization)).toEqual([...Array<string>(3).fill('Bearer an older token'), 'Bearer access-token']);
   });
 
-  it('keeps two early calls of the same URL with different tokens apart, each answered by its own', async () => {
-    const { fetch, calls } = api();
+  it("takes the answer's status as its own: a 401 answered early is the page's load's 401", async () => {
+    const { fetch } = api((path) => (path === 'payment_events/' ? json({ detail: 'expired' }, 401) : undefined));
     const service = createDashboardService({ fetch });
-    service.expect({ url, token: 'the stored token' });
-    service.expect({ url, token: context.token });
-    service.answer({ url, token: context.token, status: 200, statusText: 'OK', headers: [], body: body() });
-    service.answer({ url, token: 'the stored token', status: 401, statusText: 'Unauthorized', headers: [], body: new ArrayBuffer(0) });
-    expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
-    expect(calls).toEqual([]);
-  });
-
-  it("takes the answer's status as its own: a 401 fetched early is the call's 401", async () => {
-    const service = createDashboardService({ fetch: api().fetch });
-    service.expect({ url, token: context.token });
-    service.answer({
-      url,
-      token: context.token,
-      status: 401,
-      statusText: 'Unauthorized',
-      headers: [],
-      body: new TextEncoder().encode('{"detail":"expired"}').buffer,
-    });
+    service.start({ ...context, range: query });
     const outcome = await service.load({ ...context, list: 'payment_events', ...query });
     expect(outcome.ok ? null : outcome.error).toEqual({
-      message: 'HTTP Error: 401: Unauthorized',
+      message: 'HTTP Error: 401: Error',
       api: { kind: 'http', status: 401, body: { detail: 'expired' } },
     });
   });
 
-  describe("the home route's view, told with its calls", () => {
-    const affiliatesUrl = `${BASE}affiliates/`;
-    const feesUrl = `${BASE}connection_fees/?${new URLSearchParams(query).toString()}`;
+  it('takes a failed early call as a network failure', async () => {
+    const service = createDashboardService({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    service.start({ ...context, range: query });
+    const outcome = await service.load({ ...context, list: 'payment_events', ...query });
+    expect(outcome.ok ? null : outcome.error.api?.kind).toBe('network');
+  });
 
-    /** The three calls made early for the home view, told to `service`, and their answers. */
-    function callEarly(service: ReturnType<typeof createDashboardService>, feesStatus = 200) {
-      for (const made of [affiliatesUrl, url, feesUrl]) service.expect({ url: made, token: context.token });
+  describe("the home route's view, told with its calls", () => {
+    /** The three calls made early for the home view, and the view told to `service`. */
+    function callEarly(service: ReturnType<typeof createDashboardService>) {
+      service.start({ ...context, range: query });
       service.warm({ ...context, range: wireRange });
-      const ok = { token: context.token, status: 200, statusText: 'OK', headers: [] as [string, string][] };
-      service.answer({ ...ok, url: affiliatesUrl, body: bytesOf(apiAffiliates) });
-      service.answer({ ...ok, url, body: body() });
-      const failed = { status: feesStatus, statusText: 'Internal Server Error', body: bytesOf({ detail: 'Error' }) };
-      service.answer({ ...ok, url: feesUrl, ...(feesStatus === 200 ? { body: bytesOf(data.fees) } : failed) });
     }
 
     /** The page's own loads and view of the home route, as the main thread asks for them. */
@@ -373,7 +317,8 @@ describe('calls the main thread made before the worker could', () => {
       const dashboard = await pageView(service);
       expect(derive).toHaveBeenCalledTimes(1);
       expect(dashboard.stats).toEqual(deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats);
-      expect(calls).toEqual([]);
+      // The page's loads were the early calls'.
+      expect(calls).toHaveLength(3);
       // Another view of the same lists is derived when asked.
       derive.mockClear();
       await pageView(service, data.affiliates[0]!.id);
@@ -381,23 +326,16 @@ describe('calls the main thread made before the worker could', () => {
     });
 
     it('derives nothing ahead when one of its calls failed: the page shows that error', async () => {
-      const service = createDashboardService({ fetch: api().fetch });
+      const { fetch } = api((path) => (path === 'connection_fees/' ? json({ detail: 'Error' }, 500) : undefined));
+      const service = createDashboardService({ fetch });
       const derive = vi.mocked(deriveDashboard);
       derive.mockClear();
-      callEarly(service, 500);
+      callEarly(service);
       const outcome = await service.load({ ...context, list: 'connection_fees', ...query });
-      expect(outcome.ok ? null : outcome.error.message).toBe('HTTP Error: 500: Internal Server Error');
+      expect(outcome.ok ? null : outcome.error.message).toBe('HTTP Error: 500: Error');
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(derive).not.toHaveBeenCalled();
     });
-  });
-
-  it('takes a failed early call as a network failure', async () => {
-    const service = createDashboardService({ fetch: api().fetch });
-    service.expect({ url, token: context.token });
-    service.answer({ url, token: context.token, failed: true });
-    const outcome = await service.load({ ...context, list: 'payment_events', ...query });
-    expect(outcome.ok ? null : outcome.error.api?.kind).toBe('network');
   });
 });
 

@@ -6,14 +6,13 @@
 // (dashboard.worker.ts), so that parsing and deriving 100,000 events never blocks the page; where
 // there is no Worker (unit tests under jsdom) the main thread runs this same code.
 // The session stays on the main thread: each call brings the token and the affiliate viewed as;
-// a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). A call the main
-// thread has made already for this worker (`expect`, `answer`: dashboard-worker.ts) is answered
-// with those bytes when the same URL is asked with the same token, through the same API client.
-// Such a call's answer is read, parsed and validated as soon as it arrives, before the main thread
-// asks for it: the page's code is still loading meanwhile, and at 10,000 events the parsing is
-// the longest link of the chain. For the home route the main thread also says which view those
-// calls are for (`warm`): once they are in, its dashboard is derived at once, while the page's
-// code still runs, so that the page's first ask for it is answered from the overviews kept.
+// a failed call's ApiError (a 401 included) goes back as an outcome (wire.ts). The calls of a
+// range can be started before the page asks for them (`start`: dashboard-start.ts): each is read,
+// parsed and validated as soon as its answer arrives, while the page's code is still loading (at
+// 10,000 events the parsing is the longest link of the chain), and the page's load of the same
+// URL with the same token takes it up. For the home route's view of such calls (`warm`), the
+// dashboard is derived once they are in, so that the page's first ask for it is answered from
+// the overviews kept.
 import { fetchAffiliates, type Affiliate } from '../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
@@ -23,7 +22,7 @@ import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashbo
 import { statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, parseInstant, rangeOfQuery } from '../domain/dates.ts';
 import type { DetailTableName } from '../domain/detail-columns.ts';
-import { callUrl, type Answer, type Expected } from './dashboard-start.ts';
+import { callUrl, type EarlyCalls } from './dashboard-start.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
 import { settle, toWire, type Outcome } from './wire.ts';
 
@@ -92,9 +91,8 @@ export interface DashboardService {
   csv(request: CsvRequest): Promise<Outcome<CsvFile>>;
   /** The cache no longer holds these lists. */
   release(ids: number[]): void;
-  /** The main thread has made this call; its answer follows. */
-  expect(call: Expected): void;
-  answer(answer: Answer): void;
+  /** Makes the calls of a range now, for the page's loads of the same to take up. */
+  start(calls: Omit<EarlyCalls, 'home'>): void;
   /** The calls just made early are the home route's view: derive it once they are in. */
   warm(request: WarmRequest): void;
 }
@@ -113,25 +111,14 @@ interface Overview {
 
 /** Overviews kept for a quick answer when the user selects a day or comes back to a view. */
 const OVERVIEWS_KEPT = 4;
-/** How long an answer the main thread fetched waits for the call that takes it up. */
+/** How long a call started early waits for the page's load that takes it up. */
 const EARLY_KEPT_MS = 60_000;
-
-/** A Response again, from what the main thread sent. */
-function responseOf(answer: Answer): Response {
-  if ('failed' in answer) throw new TypeError('Failed to fetch');
-  const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
-  return new Response(empty ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
-}
 
 export function createDashboardService(options: { fetch?: typeof fetch } = {}): DashboardService {
   const lists = new Map<number, HeldList>();
   const overviews = new Map<string, Overview>();
   let nextId = 1;
-  /** Calls the main thread made, by URL and token, until a call takes them up: the answer to come. */
-  const early = new Map<string, Promise<Response>>();
-  /** Those whose answer has not come yet. */
-  const pending = new Map<string, (answer: Answer) => void>();
-  /** The loads of those calls, started at once, by URL and token, until the same load takes one up. */
+  /** The loads of calls started early, by URL and token, until the same load takes one up. */
   const started = new Map<string, Promise<Outcome<ListHandle>> | Promise<Outcome<Affiliate[]>>>();
 
   /** The load started for this call if there is one (taken up once), else a new one. */
@@ -141,21 +128,6 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     started.delete(key);
     return loading;
   }
-
-  /** The global fetch, except for a call the main thread has made with the same token. */
-  const fetchWith =
-    (token: string | null): typeof fetch =>
-    (input, init) => {
-      // The API client asks with a URL string.
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      const key = callKey(url, token);
-      const made = early.get(key);
-      if (made && (init?.method ?? 'GET') === 'GET') {
-        early.delete(key);
-        return made;
-      }
-      return (options.fetch ?? globalThis.fetch)(input, init);
-    };
 
   const fetchAffiliatesOf = (context: CallContext) => settle(() => fetchAffiliates(clientFor(context)));
   const loadAffiliates = (context: CallContext) =>
@@ -173,7 +145,7 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
     });
 
   function clientFor({ baseUrl, token, impersonated }: CallContext): ApiClient {
-    return createApiClient({ baseUrl, fetch: fetchWith(token), getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
+    return createApiClient({ baseUrl, fetch: options.fetch, getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
   }
 
   function held<T extends HeldList['items']>(id: number, list: ListName): T {
@@ -284,32 +256,27 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       for (const [key, overview] of overviews) if (overview.lists.some((id) => ids.includes(id))) overviews.delete(key);
     },
 
-    expect({ url, token }) {
-      const key = callKey(url, token);
-      let settle: (answer: Answer) => void = () => {};
-      const response = new Promise<Response>((resolve) => {
-        settle = (answer) => resolve(Promise.resolve(answer).then(responseOf));
-      });
-      response.catch(() => {});
-      early.set(key, response);
-      pending.set(key, settle);
-      const call = callOf(url, token);
-      const loading = !call ? null : 'list' in call ? fetchList(call.list) : fetchAffiliatesOf(call.affiliates);
-      if (loading) started.set(key, loading);
-      // Not taken up in time (the user went elsewhere): let it go.
-      setTimeout(() => {
-        if (early.get(key) === response) early.delete(key);
-        if (loading && started.get(key) === loading) {
-          started.delete(key);
-          void loading.then((outcome) => outcome.ok && 'id' in outcome.value && lists.delete(outcome.value.id));
-        }
-      }, EARLY_KEPT_MS);
-    },
-
-    answer(answer) {
-      const key = callKey(answer.url, answer.token);
-      pending.get(key)?.(answer);
-      pending.delete(key);
+    start({ baseUrl, token, impersonated, range }) {
+      const context = { baseUrl, token, impersonated };
+      const requests = (['payment_events', 'connection_fees'] as const).map((list) => ({ ...context, list, ...range }));
+      const calls: [string, () => Promise<Outcome<ListHandle>> | Promise<Outcome<Affiliate[]>>][] = [
+        [affiliatesUrl(context), () => fetchAffiliatesOf(context)],
+        ...requests.map((request): [string, () => Promise<Outcome<ListHandle>>] => [listUrl(request), () => fetchList(request)]),
+      ];
+      for (const [url, load] of calls) {
+        const key = callKey(url, token);
+        // Told twice (by the boot script and by the app): the calls go out once.
+        if (started.has(key)) continue;
+        const loading = load();
+        started.set(key, loading);
+        // Not taken up in time (the user went elsewhere): let it go.
+        setTimeout(() => {
+          if (started.get(key) === loading) {
+            started.delete(key);
+            void loading.then((outcome) => outcome.ok && 'id' in outcome.value && lists.delete(outcome.value.id));
+          }
+        }, EARLY_KEPT_MS);
+      }
     },
 
     warm({ range, ...context }) {
@@ -356,23 +323,6 @@ function listUrl(request: ListRequest): string {
   const query: Record<string, string> = { start: request.start };
   if (request.end !== undefined) query.end = request.end;
   return callUrl(request.baseUrl, `${request.list}/`, query, request.impersonated);
-}
-
-/** What a call's URL loads: the affiliates, or a list of a range. */
-type Call = { affiliates: CallContext } | { list: ListRequest };
-
-/** The load a call's URL asks for; none for a URL the API client would not build just so. */
-function callOf(url: string, token: string | null): Call | null {
-  const parsed = URL.canParse(url) ? new URL(url) : null;
-  const name = parsed?.pathname.match(/(affiliates|payment_events|connection_fees)\/$/)?.[1];
-  if (!parsed || !name) return null;
-  const params = parsed.searchParams;
-  const context = { baseUrl: url.slice(0, url.indexOf(`${name}/`)), token, impersonated: params.get('impersonate_affiliate') };
-  if (name === 'affiliates') return affiliatesUrl(context) === url ? { affiliates: context } : null;
-  const request: ListRequest = { ...context, list: name as ListName, start: params.get('start') ?? '' };
-  const end = params.get('end');
-  if (end !== null) request.end = end;
-  return listUrl(request) === url ? { list: request } : null;
 }
 
 /** The day slot of each item (-1 outside the range). */

@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
 import { createApiClient } from '../api/client.ts';
 import { fetchPaymentEvents } from '../api/sales.ts';
 import { dateRange, toQuery } from '../domain/dates.ts';
-import { callUrl, last30Query, viewQuery } from './dashboard-start.ts';
+import { bootCalls, callUrl, DASHBOARD_ROUTE, last30Query, viewQuery } from './dashboard-start.ts';
 
 const systemZone = process.env.TZ;
 afterEach(() => {
@@ -88,5 +89,47 @@ describe("the early calls' query", () => {
     await fetchPaymentEvents(client, range);
     expect(callUrl('http://portal.test/api/v2/', 'payment_events/', range, 'AFF 100')).toBe(asked[0]);
     expect(callUrl('http://portal.test/api/v2/', 'affiliates/', {}, null)).toBe('http://portal.test/api/v2/affiliates/');
+  });
+});
+
+describe('the calls for the session stored in this browser, as the boot script hands it to the worker', () => {
+  const PAGE = 'http://portal.test';
+  /** A stored record whose access token has `seconds` left. */
+  const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
+  const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`], '/api/v2/');
+
+  it("are the URL's range's, with the stored access token, against the API's base on the page's origin; the home route's view on / only", () => {
+    const record = stored();
+    expect(calls(record, '/')).toEqual({
+      baseUrl: `${PAGE}/api/v2/`,
+      token: record.access,
+      impersonated: null,
+      range: viewQuery(''),
+      home: true,
+    });
+    expect(calls(record, '/affiliate/AFF-101?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05')).toEqual({
+      baseUrl: `${PAGE}/api/v2/`,
+      token: record.access,
+      impersonated: null,
+      range: viewQuery('?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05'),
+      home: false,
+    });
+    expect(calls(record, '/?range=weekly')?.range).toEqual(last30Query());
+  });
+
+  it("are none off the dashboard's routes, or for a record that is not a session", () => {
+    const record = stored();
+    for (const path of ['/reports', '/login', '/invite/abc', '/affiliate/', '/affiliate/a/b']) {
+      expect(DASHBOARD_ROUTE.test(path), path).toBe(false);
+      expect(calls(record, path), path).toBeNull();
+    }
+    for (const garbage of ['not json', '{"access":42}', '{"access":"not.a-jwt"}', 'null']) {
+      expect(bootCalls([garbage, `${PAGE}/`], '/api/v2/'), garbage).toBeNull();
+    }
+  });
+
+  it('are none for an access token the app refreshes before calling: expired, or under 60 s left', () => {
+    for (const seconds of [-5, 30, 59]) expect(calls(stored(seconds), '/'), `${seconds} s left`).toBeNull();
+    expect(calls(stored(70), '/')).not.toBeNull();
   });
 });

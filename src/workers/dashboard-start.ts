@@ -1,37 +1,50 @@
-// The range's three calls, made from the main thread as soon as the dashboard is known to open
-// (a small chunk that dashboard-worker.ts loads), while the worker's code is still loading:
-// the worker is told of each call (`expect`), then handed its answer's bytes (`answer`), which
-// its API client takes as the answer to the same URL asked with the same token
-// (dashboard-service.ts). The range is the one the URL's query asks for (src/domain/view-query.ts),
-// Last 30 days without one. No luxon here: the query is worked out with Date, as luxon writes it;
-// should the two ever differ, the worker just makes its own call. The answer's body
-// goes over as a stream as soon as its headers are in, so that the worker reads the list while
-// it arrives; a browser that cannot transfer streams sends its bytes once they are all in. On the
-// home route the worker is also told the view the calls are for (`warm`), with the zone and locale
-// luxon takes by default, so that it derives that dashboard as soon as they are in.
-
-/** A call the main thread made for the worker: the URL and token it went out with. */
-export interface Expected {
-  url: string;
-  token: string | null;
-}
-
-/** What that call was answered: the response, or a network failure. */
-export type Answer = Expected &
-  (
-    | { status: number; statusText: string; headers: [string, string][]; body: ReadableStream<Uint8Array> | ArrayBuffer | null }
-    | { failed: true }
-  );
+// The calls of the dashboard's range (affiliates, payment events, connection fees), which the
+// dashboard's worker makes as soon as it is told of them, while the page's code still loads: the
+// page's own loads of the same calls then take those up (dashboard-service.ts). The worker makes
+// them itself, so that their answers are read, parsed and validated there as they arrive, with
+// nothing for the main thread to pass on while it runs the app's code. It is told of them:
+// - for the session stored in this browser, by index.html's boot script, which starts the worker
+//   before the app's code has loaded and hands it the stored token record and the page's URL
+//   (`boot`: bootCalls decides, in the worker, as the app would);
+// - by the app, once the session is known on a dashboard route (`start`: dashboard-worker.ts).
+// The range is the one the URL's query asks for (src/domain/view-query.ts), Last 30 days without
+// one. No luxon here: the query is worked out with Date, as luxon writes it; should the two ever
+// differ, the page's loads just make calls of their own. On the home route the worker also
+// derives the view the calls are for, as soon as they are in.
 
 import { parseView, rangeDays } from '../domain/view-query.ts';
-import type { WarmRequest } from './dashboard-service.ts';
+import type { CallContext } from './dashboard-service.ts';
 
-/** What the main thread posts to the worker before the worker's code is up. */
-export interface EarlyMessage {
-  expect?: Expected;
-  answer?: Answer;
-  warm?: WarmRequest;
+/** The calls of a range for a token and an affiliate viewed as; `home`: they are the home route's view. */
+export interface EarlyCalls extends CallContext {
+  range: { start: string; end: string };
+  home: boolean;
 }
+
+/** The stored token record, as storage has it, and the page's URL, for which the boot script started the worker. */
+export type BootHandOff = [stored: string, href: string];
+
+/** What the main thread tells the worker of its calls, as plain messages (not Comlink's). */
+export interface EarlyMessage {
+  boot?: BootHandOff;
+  start?: EarlyCalls;
+}
+
+/** Where index.html's boot script leaves the worker it started: none where it started none, or where that worker failed. */
+export const BOOTED_WORKER = 'dashboardWorker';
+
+declare global {
+  interface Window {
+    [BOOTED_WORKER]?: Worker;
+  }
+}
+
+/** The dashboard's routes, / and /affiliate/:affiliateId, as the router matches them. */
+export const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
+/** The home route: the dashboard of every affiliate the user may see. */
+export const isHome = (path: string) => path === '/';
+/** A token with less than this left is refreshed before any call (domain/auth-token.ts). */
+const REFRESH_LEAD_MS = 60_000;
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -71,10 +84,7 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/**
- * Makes the calls of the URL's range (affiliates, payment events, connection fees) for `worker`,
- * telling it of each at once; on the home route (`home`), also of the view they are for.
- */
+/** Tells `worker` to make the calls of the URL's range (`search`); on the home route (`home`), to derive its view too. */
 export function startCalls(
   worker: Worker,
   baseUrl: string,
@@ -83,32 +93,45 @@ export function startCalls(
   search: string,
   home = false,
 ): void {
-  const range = viewQuery(search);
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  for (const [path, query] of [
-    ['affiliates/', {}],
-    ['payment_events/', range],
-    ['connection_fees/', range],
-  ] as const) {
-    const url = callUrl(baseUrl, path, query, impersonated);
-    worker.postMessage({ expect: { url, token } satisfies Expected });
-    void fetch(url, { headers })
-      .then(async (response) => {
-        const answer = { url, token, status: response.status, statusText: response.statusText, headers: [...response.headers] };
-        try {
-          if (response.body) return worker.postMessage({ answer: { ...answer, body: response.body } }, [response.body]);
-        } catch {
-          // Streams cannot be transferred here: the bytes follow once they are in.
-        }
-        const body = await response.arrayBuffer();
-        worker.postMessage({ answer: { ...answer, body } }, [body]);
-      })
-      .catch(() => worker.postMessage({ answer: { url, token, failed: true } satisfies Answer }));
+  worker.postMessage({ start: { baseUrl, token, impersonated, range: viewQuery(search), home } } satisfies EarlyMessage);
+}
+
+/**
+ * When an access token must be refreshed, in ms since the epoch: its exp claim, read without
+ * verifying (as the app reads it), less the refresh lead; 0 for what is not a JWT with one.
+ * Not jwt-decode: the worker's calls must not wait for the app's modules.
+ */
+function refreshDue(access: string): number {
+  try {
+    const payload = access.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown } | null;
+    return typeof claims?.exp === 'number' ? claims.exp * 1000 - REFRESH_LEAD_MS : 0;
+  } catch {
+    return 0;
   }
-  if (home) {
-    // The zone and locale luxon's dates take when none is given: the view's range has them.
-    const { timeZone: zone, locale } = new Intl.DateTimeFormat().resolvedOptions();
-    worker.postMessage({ warm: { baseUrl, token, impersonated, range: { ...range, zone, locale } } } satisfies EarlyMessage);
+}
+
+/**
+ * The calls for the session stored in this browser (`stored`, the token record as storage has
+ * it) on the page at `href` (a page load views no affiliate), against the API at `baseUrl`
+ * (resolved against `href`). None off a dashboard route, and none for an access token the app
+ * will not call with as it is: one it must refresh first, or garbage in storage.
+ */
+export function bootCalls([stored, href]: BootHandOff, baseUrl: string, now = Date.now()): EarlyCalls | null {
+  const page = new URL(href);
+  if (!DASHBOARD_ROUTE.test(page.pathname)) return null;
+  let access: unknown;
+  try {
+    access = (JSON.parse(stored) as { access?: unknown } | null)?.access;
+  } catch {
+    return null;
   }
+  if (typeof access !== 'string' || refreshDue(access) <= now) return null;
+  return {
+    baseUrl: new URL(baseUrl, page).href,
+    token: access,
+    impersonated: null,
+    range: viewQuery(page.search, new Date(now)),
+    home: isHome(page.pathname),
+  };
 }

@@ -1,20 +1,33 @@
 // The dashboard's Web Worker: the data service (dashboard-service.ts), answering the main thread
-// through Comlink. Same origin, so the page's script-src 'self' lets it run. The calls the main
-// thread made for it before its code had loaded come as plain messages (dashboard-worker.ts).
+// through Comlink. Same origin, so the page's script-src 'self' lets it run. The calls it is told
+// to make early (dashboard-start.ts) come as plain messages.
 import { expose } from 'comlink';
 import { createDashboardService } from './dashboard-service.ts';
-import type { EarlyMessage } from './dashboard-start.ts';
+import { bootCalls, type EarlyCalls, type EarlyMessage } from './dashboard-start.ts';
 
 const service = createDashboardService();
 
+function start({ home, ...calls }: EarlyCalls): void {
+  service.start(calls);
+  if (!home) return;
+  // The zone and locale luxon's dates take when none is given, the same in a page and its
+  // workers: the page's view of the range has them.
+  const { timeZone: zone, locale } = new Intl.DateTimeFormat().resolvedOptions();
+  service.warm({ ...calls, range: { ...calls.range, zone, locale } });
+}
+
 // Registered before Comlink's listener, which never sees these messages.
 addEventListener('message', (event: MessageEvent<EarlyMessage | null>) => {
-  const { expect, answer, warm } = event.data ?? {};
-  if (!expect && !answer && !warm) return;
+  const { boot, start: calls } = event.data ?? {};
+  if (!boot && !calls) return;
   event.stopImmediatePropagation();
-  if (expect) service.expect(expect);
-  if (answer) service.answer(answer);
-  if (warm) service.warm(warm);
+  const booted = boot && bootCalls(boot, __APP_CONFIG__.apiBaseUrl);
+  if (booted) start(booted);
+  if (calls) start(calls);
 });
+
+// Up: the boot script starts the app's code now (a message posted to a worker waits in the page
+// until its script has run, and then for the page's thread to pass it on).
+postMessage(null);
 
 expose(service);

@@ -4,7 +4,7 @@
 // calls made early for the worker are the ones its API client answers from), and once the figures
 // show, its previous period's (for the stat boxes' change) once each, a 401 on one of them
 // ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
-// For a returning user those calls go out before the app's own code has run.
+// For a returning user the worker makes those calls before the app's own code has run.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setUpPortal } from './harness.ts';
@@ -22,6 +22,17 @@ declare global {
 const e2e = setUpPortal();
 
 const statValues = (p: Page) => p.getByRole('region', { name: 'Summary' }).locator('dd');
+
+/** The resources the page and its dashboard worker asked for: path, and when, in ms since the epoch. */
+async function resourcesAsked(p: Page): Promise<{ page: { path: string; at: number }[]; worker: { path: string; at: number }[] }> {
+  const asked = () =>
+    performance.getEntriesByType('resource').map((entry) => ({
+      path: new URL(entry.name).pathname + new URL(entry.name).search,
+      at: performance.timeOrigin + entry.startTime,
+    }));
+  const worker = p.workers().find((candidate) => /\/assets\/dashboard\.worker-[\w-]+\.js$/.test(candidate.url()));
+  return { page: await p.evaluate(asked), worker: worker ? await worker.evaluate(asked) : [] };
+}
 
 /** The context's API calls below `path` are answered by `answer` from now on. */
 async function withAnswers(
@@ -100,24 +111,20 @@ describe("the dashboard's data worker", () => {
       },
     );
 
-    await step(p, SCREEN, "the default range's calls made before the app's code ran", async () => {
-      const { calls, appStarted } = await p.evaluate(() => ({
-        calls: performance
-          .getEntriesByType('resource')
-          .filter((entry) => /\/api\/v2\/(payment_events|connection_fees|affiliates)\//.test(entry.name))
-          .map((entry) => entry.startTime),
-        appStarted: window.__appStartedAt ?? Number.NaN,
-      }));
-      // The page's own calls; the previous period's are the worker's, in the worker's timeline.
-      expect(calls).toHaveLength(3);
-      for (const startTime of calls) expect(startTime).toBeLessThan(appStarted);
+    await step(p, SCREEN, "the default range's calls made by the worker before the app's code ran", async () => {
+      const { page, worker } = await resourcesAsked(p);
+      const appStarted = await p.evaluate(() => performance.timeOrigin + (window.__appStartedAt ?? Number.NaN));
+      const calls = worker.filter((entry) => /^\/api\/v2\/(payment_events|connection_fees|affiliates)\//.test(entry.path));
+      const current = calls.filter((entry) => !isPrevious(new URL(entry.path, e2e.portal.url)));
+      expect(current).toHaveLength(3);
+      for (const call of current) expect(call.at).toBeLessThan(appStarted);
+      // The page makes none of its own.
+      expect(page.filter((entry) => entry.path.startsWith('/api/v2/'))).toEqual([]);
     });
 
     await step(p, SCREEN, "the dashboard's page, chart, stylesheet and tab bar asked for before the default range's calls", async () => {
-      const started = await p.evaluate(() =>
-        performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime })),
-      );
-      const firstCall = Math.min(...started.filter((entry) => entry.name.startsWith('/api/v2/')).map((entry) => entry.startTime));
+      const { page, worker } = await resourcesAsked(p);
+      const firstCall = Math.min(...worker.filter((entry) => entry.path.startsWith('/api/v2/')).map((entry) => entry.at));
       const files = [
         /^\/assets\/dashboard-page-.*\.js$/,
         /^\/assets\/daily-chart-.*\.js$/,
@@ -125,9 +132,9 @@ describe("the dashboard's data worker", () => {
         /^\/assets\/tab-bar-.*\.js$/,
       ];
       for (const chunk of files) {
-        const asked = started.find((entry) => chunk.test(entry.name));
+        const asked = page.find((entry) => chunk.test(entry.path));
         expect(asked, String(chunk)).toBeDefined();
-        expect(asked!.startTime, String(chunk)).toBeLessThan(firstCall);
+        expect(asked!.at, String(chunk)).toBeLessThan(firstCall);
       }
     });
 

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BOOTED_WORKER, DASHBOARD_ROUTE } from '../../workers/dashboard-start.ts';
 import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 
 const html = document.documentElement;
 const ENTRY = '/assets/index-test.js';
 const DASHBOARD = '/assets/dashboard-worker-test.js';
+const WORKER = '/assets/dashboard.worker-test.js';
+const CHUNKS = { entry: ENTRY, dashboard: DASHBOARD, worker: WORKER };
 const moduleScripts = (src: string) =>
   [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
 const entryScripts = () => moduleScripts(ENTRY);
@@ -16,10 +19,7 @@ const listeners: EventListener[] = [];
 function boot(path: string, options: { run?: () => void } = {}) {
   window.history.replaceState(null, '', path);
   const add = vi.spyOn(document, 'addEventListener');
-  (
-    options.run ??
-    (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, entry: ENTRY, dashboard: DASHBOARD }))
-  )();
+  (options.run ?? (() => bootPrerenderedLogin(document, { storageKey: 'auth_token', marks: prerenderMarks, ...CHUNKS })))();
   for (const call of add.mock.calls) listeners.push(call[1] as EventListener);
   add.mockRestore();
 }
@@ -43,6 +43,7 @@ afterEach(() => {
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
+  delete window[BOOTED_WORKER];
 });
 
 describe('the inline script of the prerendered login page', () => {
@@ -97,7 +98,7 @@ describe('the inline script of the prerendered login page', () => {
     window.localStorage.setItem('auth_token', 'anything');
     // The inline script, run as the page runs it: its text alone, in the page's global scope.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const inline = new Function(bootScriptSource('auth_token', ENTRY, DASHBOARD)) as () => void;
+    const inline = new Function(bootScriptSource('auth_token', CHUNKS)) as () => void;
     boot('/login', { run: inline });
     expect(html.hasAttribute(prerenderMarks.hidden)).toBe(true);
 
@@ -144,27 +145,86 @@ describe("starting the app's code", () => {
     expect(moduleScripts(DASHBOARD)).toHaveLength(0);
   });
 
-  it("where a session is stored, loads the dashboard's start first and starts the app once it has run", () => {
-    window.localStorage.setItem('auth_token', 'anything');
-    boot('/');
+  /** The workers the page started: script, options and what each was told. */
+  let workers: FakeWorker[] = [];
+  class FakeWorker {
+    onmessage: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    told: unknown[] = [];
+    constructor(
+      readonly script: string,
+      readonly options: WorkerOptions,
+    ) {
+      workers.push(this);
+    }
+    postMessage(message: unknown) {
+      this.told.push(message);
+    }
+  }
+  const RECORD = '{"username":"berlin","access":"a.b.c","refresh":"r"}';
+  /** Boots at `path` with a session stored and Worker faked. */
+  function bootSignedIn(path: string) {
+    workers = [];
+    vi.stubGlobal('Worker', FakeWorker);
+    window.localStorage.setItem('auth_token', RECORD);
+    boot(path);
+  }
+
+  it("where a session is stored on a dashboard route, starts the dashboard's worker with the stored record and the page's URL, and the app once the worker is up", () => {
+    bootSignedIn('/?range=current');
+    expect(workers.map(({ script, options, told }) => ({ script, options, told }))).toEqual([
+      {
+        script: WORKER,
+        options: { type: 'module', name: 'dashboard-data' },
+        told: [{ boot: [RECORD, `${window.location.origin}/?range=current`] }],
+      },
+    ]);
+    // Left for the app to take over.
+    expect(window[BOOTED_WORKER]).toBe(workers[0]);
+    // The dashboard's start is loaded, and the app's code fetched, as a module (in CORS mode, as the script will ask for it).
     expect(moduleScripts(DASHBOARD)).toHaveLength(1);
-    expect(entryScripts()).toHaveLength(0);
-    // Its code is fetched meanwhile, as a module (in CORS mode, as the script will ask for it).
     expect(entryPreloads()).toHaveLength(1);
     expect(entryPreloads()[0]!.crossOrigin).toBe('');
-    moduleScripts(DASHBOARD)[0]!.dispatchEvent(new Event('load'));
+    expect(entryScripts()).toHaveLength(0);
+    workers[0]!.onmessage!();
     expect(entryScripts()).toHaveLength(1);
   });
 
-  it("starts the app all the same where the dashboard's start fails to load, or is slow to", () => {
-    vi.useFakeTimers();
-    window.localStorage.setItem('auth_token', 'anything');
-    boot('/login');
-    moduleScripts(DASHBOARD)[0]!.dispatchEvent(new Event('error'));
+  it("starts the worker on the dashboard's routes only, as the router matches them", () => {
+    for (const path of [
+      '/',
+      '/affiliate/AFF-100',
+      '/AFFILIATE/AFF-100/',
+      '/affiliate/',
+      '/affiliate/a/b',
+      '/reports',
+      '/login',
+      '/invite/abc',
+    ]) {
+      bootSignedIn(path);
+      expect(workers.length, path).toBe(DASHBOARD_ROUTE.test(path) ? 1 : 0);
+      for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
+    }
+  });
+
+  it('starts the app at once where a session is stored on another route: no worker, no dashboard code', () => {
+    bootSignedIn('/reports');
     expect(entryScripts()).toHaveLength(1);
-    for (const script of [...entryScripts(), ...moduleScripts(DASHBOARD)]) script.remove();
-    boot('/');
-    vi.advanceTimersByTime(250);
+    expect(moduleScripts(DASHBOARD)).toHaveLength(0);
+    expect(window[BOOTED_WORKER]).toBeUndefined();
+  });
+
+  it('starts the app all the same where the worker cannot start (leaving the app to start its own), or is slow to come up', () => {
+    vi.useFakeTimers();
+    bootSignedIn('/');
+    workers[0]!.onerror!();
+    expect(window[BOOTED_WORKER]).toBeUndefined();
+    expect(entryScripts()).toHaveLength(1);
+    for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
+    bootSignedIn('/');
+    vi.advanceTimersByTime(249);
+    expect(entryScripts()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
     expect(entryScripts()).toHaveLength(1);
   });
 });

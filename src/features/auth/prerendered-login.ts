@@ -5,6 +5,8 @@
 //   or not (a moment of blank page costs less than a flash of the wrong screen), or a route
 //   other than /, /login and /reports (/invite/... is the invite page, /affiliate/:id links the
 //   logo elsewhere, unknown paths redirect);
+// - for a stored session on a dashboard route, it starts the dashboard's worker, which makes the
+//   dashboard's calls while the app's code loads (src/workers/dashboard-start.ts);
 // - a Login (or Enter) pressed before the app runs is held: the browser's own submission would
 //   send the password in a request of its own. The login screen sends it once it has taken over
 //   the form (takeSignInRequest), with what was typed.
@@ -25,15 +27,17 @@ export interface BootOptions {
   marks: typeof prerenderMarks;
   /** The app's entry module, started by this script (not preloaded by the page: see below). */
   entry: string;
-  /** The dashboard's data chunk: with a session stored, loaded at once, to start the dashboard's calls (src/workers/dashboard-worker.ts). */
+  /** The dashboard's start chunk: loaded at once on a dashboard route with a session stored, it asks for the dashboard page's code (src/workers/dashboard-worker.ts). */
   dashboard: string;
+  /** The dashboard's worker script, started at once there: it makes the dashboard's calls (src/workers/dashboard.worker.ts). */
+  worker: string;
 }
 
 /**
  * The inline script. Self-contained (no imports, no outer names): index.html carries its source
  * text, and the server's Content-Security-Policy allows exactly that text by its hash.
  */
-export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, dashboard }: BootOptions): void {
+export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, dashboard, worker }: BootOptions): void {
   const html = doc.documentElement;
   let token = null;
   try {
@@ -54,22 +58,34 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
     return element;
   };
   // The app's code is fetched and runs after the form's first paint: fetched earlier, compiling
-  // it holds that paint back. Another page starts it at once; a stored session once the
-  // dashboard's start has run (its calls then go out before the app's code runs, not after),
-  // fetching it meanwhile.
+  // it holds that paint back. Another page starts it at once. A stored session on a dashboard
+  // route starts the dashboard's worker first, with the stored token record and the page's URL,
+  // and the app's code once the worker is up: the worker makes the dashboard's calls as it sees
+  // fit, and a message posted to a worker reaches it only once the page's thread is free after
+  // the worker's script has run, which the app's code would hold back. The page's code is asked
+  // for meanwhile.
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
     load(entry);
   };
-  if (token !== null) {
+  // The dashboard's routes, as the router matches them (DASHBOARD_ROUTE); the worker is left in
+  // window[BOOTED_WORKER] for the app: both written out, as this script imports nothing.
+  if (token !== null && /^\/(?:affiliate\/[^/]+\/?)?$/i.test(location.pathname)) {
     load(entry, true);
-    const early = load(dashboard);
-    early.onload = early.onerror = start;
+    load(dashboard);
+    const booted = (window.dashboardWorker = new Worker(worker, { type: 'module', name: 'dashboard-data' }));
+    booted.postMessage({ boot: [token, location.href] });
+    booted.onmessage = start;
+    // A worker that cannot start is left to the app, which starts its own or does without.
+    booted.onerror = () => {
+      delete window.dashboardWorker;
+      start();
+    };
   } else if (hidden || doc.visibilityState === 'hidden') start();
   else requestAnimationFrame(() => setTimeout(start, 0));
-  setTimeout(start, 250); // where frames are held back, or the dashboard's start is slow to come
+  setTimeout(start, 250); // where frames are held back, or the worker is slow to come up
   doc.addEventListener(
     'submit',
     (event) => {
@@ -82,8 +98,8 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
 }
 
 /** The source text of the inline script, for the build to write into index.html. */
-export function bootScriptSource(storageKey: string, entry: string, dashboard: string): string {
-  const options: BootOptions = { storageKey, marks: prerenderMarks, entry, dashboard };
+export function bootScriptSource(storageKey: string, chunks: Omit<BootOptions, 'storageKey' | 'marks'>): string {
+  const options: BootOptions = { storageKey, marks: prerenderMarks, ...chunks };
   return `(${bootPrerenderedLogin.toString()})(document,${JSON.stringify(options)});`;
 }
 

@@ -1,0 +1,68 @@
+import { DateTime } from 'luxon';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
+import type { DashboardService } from './dashboard-service.ts';
+import { viewQuery, type EarlyMessage } from './dashboard-start.ts';
+
+// The worker's script, run here in the page's global scope: its service and Comlink are faked.
+const service = { start: vi.fn<DashboardService['start']>(), warm: vi.fn<DashboardService['warm']>() };
+vi.mock('./dashboard-service.ts', () => ({ createDashboardService: () => service }));
+vi.mock('comlink', () => ({ expose: vi.fn() }));
+
+const posted: unknown[] = [];
+
+beforeAll(async () => {
+  vi.stubGlobal('postMessage', (message: unknown) => posted.push(message));
+  try {
+    await import('./dashboard.worker.ts');
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
+beforeEach(() => {
+  service.start.mockClear();
+  service.warm.mockClear();
+});
+
+const tell = (message: EarlyMessage) => dispatchEvent(new MessageEvent('message', { data: message }));
+
+describe("the dashboard's worker, told of early calls", () => {
+  it('says it is up once its script has run: the boot script then starts the app', () => {
+    expect(posted).toEqual([null]);
+  });
+
+  it("makes the boot's calls for the stored session, and derives the home route's view in the zone and locale luxon takes", () => {
+    const record = makeStoredToken({ exp: expiresIn(600) });
+    tell({ boot: [JSON.stringify(record), `${window.location.origin}/`] });
+    const calls = { baseUrl: `${window.location.origin}/api/v2/`, token: record.access, impersonated: null, range: viewQuery('') };
+    expect(service.start.mock.calls).toEqual([[calls]]);
+    const now = DateTime.local();
+    expect(service.warm.mock.calls).toEqual([[{ ...calls, range: { ...calls.range, zone: now.zoneName, locale: now.locale } }]]);
+  });
+
+  it("makes none for a session the app must refresh first; makes the app's, with no view off the home route", () => {
+    tell({ boot: [JSON.stringify(makeStoredToken({ exp: expiresIn(30) })), `${window.location.origin}/`] });
+    expect(service.start).not.toHaveBeenCalled();
+    const calls = {
+      baseUrl: 'http://portal.test/api/v2/',
+      token: 'refreshed',
+      impersonated: 'AFF-100',
+      range: viewQuery('?range=current'),
+    };
+    tell({ start: { ...calls, home: false } });
+    expect(service.start.mock.calls).toEqual([[calls]]);
+    expect(service.warm).not.toHaveBeenCalled();
+  });
+
+  it("leaves Comlink's messages to Comlink", () => {
+    const comlink = vi.fn();
+    addEventListener('message', comlink);
+    try {
+      dispatchEvent(new MessageEvent('message', { data: { id: '1', type: 'GET', path: [] } }));
+      tell({ start: { baseUrl: 'http://portal.test/api/v2/', token: 't', impersonated: null, range: viewQuery(''), home: false } });
+      expect(comlink).toHaveBeenCalledTimes(1);
+    } finally {
+      removeEventListener('message', comlink);
+    }
+  });
+});
