@@ -256,18 +256,13 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
       for (const [key, overview] of overviews) if (overview.lists.some((id) => ids.includes(id))) overviews.delete(key);
     },
 
-    start({ baseUrl, token, impersonated, range }) {
-      const context = { baseUrl, token, impersonated };
-      const requests = (['payment_events', 'connection_fees'] as const).map((list) => ({ ...context, list, ...range }));
-      const calls: [string, () => Promise<Outcome<ListHandle>> | Promise<Outcome<Affiliate[]>>][] = [
-        [affiliatesUrl(context), () => fetchAffiliatesOf(context)],
-        ...requests.map((request): [string, () => Promise<Outcome<ListHandle>>] => [listUrl(request), () => fetchList(request)]),
-      ];
-      for (const [url, load] of calls) {
-        const key = callKey(url, token);
+    start(calls) {
+      const { context, lists: requests, keys } = rangeCalls(calls, calls.range);
+      const loads = [() => fetchAffiliatesOf(context), ...requests.map((request) => () => fetchList(request))];
+      keys.forEach((key, i) => {
         // Told twice (by the boot script and by the app): the calls go out once.
-        if (started.has(key)) continue;
-        const loading = load();
+        if (started.has(key)) return;
+        const loading = loads[i]!();
         started.set(key, loading);
         // Not taken up in time (the user went elsewhere): let it go.
         setTimeout(() => {
@@ -276,16 +271,11 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
             void loading.then((outcome) => outcome.ok && 'id' in outcome.value && lists.delete(outcome.value.id));
           }
         }, EARLY_KEPT_MS);
-      }
+      });
     },
 
     warm({ range, ...context }) {
-      const { start, end } = range;
-      const [affiliates, events, fees] = [
-        affiliatesUrl(context),
-        listUrl({ ...context, list: 'payment_events', start, end }),
-        listUrl({ ...context, list: 'connection_fees', start, end }),
-      ].map((url) => started.get(callKey(url, context.token)));
+      const [affiliates, events, fees] = rangeCalls(context, range).keys.map((key) => started.get(key));
       if (!affiliates || !events || !fees) return;
       void Promise.all([affiliates, events, fees] as [
         Promise<Outcome<Affiliate[]>>,
@@ -318,6 +308,13 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 const callKey = (url: string, token: string | null) => JSON.stringify([url, token]);
 
 const affiliatesUrl = (context: CallContext) => callUrl(context.baseUrl, 'affiliates/', {}, context.impersonated);
+
+/** A range's three calls for a token and an affiliate viewed as: the lists' requests, and the keys of the affiliates', the payment events' and the connection fees'. */
+function rangeCalls({ baseUrl, token, impersonated }: CallContext, { start, end }: { start: string; end: string }) {
+  const context = { baseUrl, token, impersonated };
+  const lists = (['payment_events', 'connection_fees'] as const).map((list): ListRequest => ({ ...context, list, start, end }));
+  return { context, lists, keys: [affiliatesUrl(context), ...lists.map(listUrl)].map((url) => callKey(url, token)) };
+}
 
 function listUrl(request: ListRequest): string {
   const query: Record<string, string> = { start: request.start };

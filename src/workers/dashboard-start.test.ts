@@ -97,23 +97,20 @@ describe('the calls for the session stored in this browser, as the boot script h
   /** A stored record whose access token has `seconds` left. */
   const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
   const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`], '/api/v2/');
+  /** The calls of the range `search` names, as a page load makes them (viewing no affiliate). */
+  const callsOf = (token: string, search: string, home: boolean) => ({
+    baseUrl: `${PAGE}/api/v2/`,
+    token,
+    impersonated: null,
+    range: viewQuery(search),
+    home,
+  });
 
   it("are the URL's range's, with the stored access token, against the API's base on the page's origin; the home route's view on / only", () => {
     const record = stored();
-    expect(calls(record, '/')).toEqual({
-      baseUrl: `${PAGE}/api/v2/`,
-      token: record.access,
-      impersonated: null,
-      range: viewQuery(''),
-      home: true,
-    });
-    expect(calls(record, '/affiliate/AFF-101?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05')).toEqual({
-      baseUrl: `${PAGE}/api/v2/`,
-      token: record.access,
-      impersonated: null,
-      range: viewQuery('?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05'),
-      home: false,
-    });
+    const custom = '?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05';
+    expect(calls(record, '/')).toEqual(callsOf(record.access, '', true));
+    expect(calls(record, `/affiliate/AFF-101${custom}`)).toEqual(callsOf(record.access, custom, false));
     expect(calls(record, '/?range=weekly')?.range).toEqual(last30Query());
   });
 
