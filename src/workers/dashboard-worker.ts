@@ -34,7 +34,7 @@ export function dashboardWorker(): Worker {
     const booted = window[BOOTED_WORKER];
     // The boot script's handlers have done their part: the app runs.
     if (booted) booted.onmessage = booted.onerror = null;
-    worker = booted ?? new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module', name: 'dashboard-data' });
+    worker = booted ?? new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module' });
     worker.addEventListener('error', () => (failed = true));
   }
   return worker;

@@ -7,8 +7,8 @@ import { bootCalls, type EarlyCalls, type EarlyMessage } from './dashboard-start
 
 const service = createDashboardService();
 
-function start({ home, ...calls }: EarlyCalls): void {
-  service.start(calls);
+/** On the home route, derives the calls' view as soon as they are in. */
+function warm({ home, ...calls }: EarlyCalls): void {
   if (!home) return;
   // The zone and locale luxon's dates take when none is given, the same in a page and its
   // workers: the page's view of the range has them.
@@ -18,16 +18,22 @@ function start({ home, ...calls }: EarlyCalls): void {
 
 // Registered before Comlink's listener, which never sees these messages.
 addEventListener('message', (event: MessageEvent<EarlyMessage | null>) => {
-  const { boot, start: calls } = event.data ?? {};
-  if (!boot && !calls) return;
+  const { boot, start } = event.data ?? {};
+  if (!boot && !start) return;
   event.stopImmediatePropagation();
-  const booted = boot && bootCalls(boot, __APP_CONFIG__.apiBaseUrl);
-  if (booted) start(booted);
-  if (calls) start(calls);
+  if (boot) {
+    const calls = bootCalls(boot, __APP_CONFIG__.apiBaseUrl);
+    if (calls) service.start(calls);
+    // The boot script starts the app's code on this answer: its calls are out by then (a message
+    // posted to a worker waits in the page until its script has run, and then for the page's
+    // thread to pass it on, which the app's code would hold back).
+    postMessage(null);
+    if (calls) warm(calls);
+  }
+  if (start) {
+    service.start(start);
+    warm(start);
+  }
 });
-
-// Up: the boot script starts the app's code now (a message posted to a worker waits in the page
-// until its script has run, and then for the page's thread to pass it on).
-postMessage(null);
 
 expose(service);

@@ -170,12 +170,12 @@ describe("starting the app's code", () => {
     boot(path);
   }
 
-  it("where a session is stored on a dashboard route, starts the dashboard's worker with the stored record and the page's URL, and the app once the worker is up", () => {
+  it("where a session is stored on a dashboard route, starts the dashboard's worker with the stored record and the page's URL, and the app once the worker answers", () => {
     bootSignedIn('/?range=current');
     expect(workers.map(({ script, options, told }) => ({ script, options, told }))).toEqual([
       {
         script: WORKER,
-        options: { type: 'module', name: 'dashboard-data' },
+        options: { type: 'module' },
         told: [{ boot: [RECORD, `${window.location.origin}/?range=current`] }],
       },
     ]);
@@ -214,7 +214,7 @@ describe("starting the app's code", () => {
     expect(window[BOOTED_WORKER]).toBeUndefined();
   });
 
-  it('starts the app all the same where the worker cannot start (leaving the app to start its own), or is slow to come up', () => {
+  it('starts the app all the same where the worker cannot start (leaving the app to start its own), or is slow to answer', () => {
     vi.useFakeTimers();
     bootSignedIn('/');
     workers[0]!.onerror!();

@@ -60,10 +60,9 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
   // The app's code is fetched and runs after the form's first paint: fetched earlier, compiling
   // it holds that paint back. Another page starts it at once. A stored session on a dashboard
   // route starts the dashboard's worker first, with the stored token record and the page's URL,
-  // and the app's code once the worker is up: the worker makes the dashboard's calls as it sees
-  // fit, and a message posted to a worker reaches it only once the page's thread is free after
-  // the worker's script has run, which the app's code would hold back. The page's code is asked
-  // for meanwhile.
+  // and the app's code once the worker answers, its calls made as it saw fit: a message posted
+  // to a worker reaches it only once the page's thread is free after the worker's script has
+  // run, which the app's code would hold back. The page's code is asked for meanwhile.
   let started = false;
   const start = () => {
     if (started) return;
@@ -75,7 +74,7 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
   if (token !== null && /^\/(?:affiliate\/[^/]+\/?)?$/i.test(location.pathname)) {
     load(entry, true);
     load(dashboard);
-    const booted = (window.dashboardWorker = new Worker(worker, { type: 'module', name: 'dashboard-data' }));
+    const booted = (window.dashboardWorker = new Worker(worker, { type: 'module' }));
     booted.postMessage({ boot: [token, location.href] });
     booted.onmessage = start;
     // A worker that cannot start is left to the app, which starts its own or does without.
@@ -85,7 +84,7 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
     };
   } else if (hidden || doc.visibilityState === 'hidden') start();
   else requestAnimationFrame(() => setTimeout(start, 0));
-  setTimeout(start, 250); // where frames are held back, or the worker is slow to come up
+  setTimeout(start, 250); // where frames are held back, or the worker is slow to answer
   doc.addEventListener(
     'submit',
     (event) => {
