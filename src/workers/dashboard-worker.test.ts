@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStoredToken } from '../../tests/utils/tokens.ts';
+import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
 import { prerenderMarks } from '../features/auth/prerendered-login.ts';
 import { BOOTED_WORKER, viewQuery, type EarlyCalls, type EarlyMessage } from './dashboard-start.ts';
 
@@ -7,6 +8,8 @@ import { BOOTED_WORKER, viewQuery, type EarlyCalls, type EarlyMessage } from './
 let told: EarlyCalls[] = [];
 let made: FakeWorker[] = [];
 let fetched: string[] = [];
+/** What the boot's worker was told of the session, with how many links the page's head had then. */
+let booted: { boot: unknown; links: number }[] = [];
 
 class FakeWorker {
   onmessage: unknown = null;
@@ -17,6 +20,7 @@ class FakeWorker {
   }
   postMessage(message: EarlyMessage) {
     if (message.start) told.push(message.start);
+    if (message.boot) booted.push({ boot: message.boot, links: document.head.querySelectorAll('link').length });
   }
   addEventListener(type: string) {
     this.listeners.push(type);
@@ -36,6 +40,7 @@ beforeEach(() => {
   told = [];
   made = [];
   fetched = [];
+  booted = [];
   vi.stubGlobal('Worker', FakeWorker);
   vi.stubGlobal('fetch', (input: string) => {
     fetched.push(input);
@@ -122,7 +127,22 @@ describe("the dashboard's code for a stored session, before the app runs", () =>
     expect([told, made, fetched]).toEqual([[], [], []]);
   });
 
-  it('asks for nothing on other routes, or once the app runs (the app asks for its code itself)', async () => {
+  it("tells the boot's worker of the stored session and the page's URL, once the code is asked for", async () => {
+    const record = JSON.stringify(makeStoredToken());
+    localStorage.setItem(TOKEN_STORAGE_KEY, record);
+    window[BOOTED_WORKER] = new FakeWorker() as unknown as Worker;
+    try {
+      const module = await pageLoad('/?range=current');
+      expect(module.STORED_TOKEN_KEY).toBe(TOKEN_STORAGE_KEY);
+      expect(booted).toEqual([{ boot: [record, `${window.location.origin}/?range=current`], links: 3 }]);
+    } finally {
+      localStorage.clear();
+    }
+  });
+
+  it('asks for nothing and tells nothing on other routes, or once the app runs (the app asks for its code itself)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, JSON.stringify(makeStoredToken()));
+    window[BOOTED_WORKER] = new FakeWorker() as unknown as Worker;
     for (const path of ['/reports', '/login', '/invite/abc']) await pageLoad(path);
     expect(preloads()).toEqual([]);
     const module = await pageLoad('/reports');
@@ -131,8 +151,10 @@ describe("the dashboard's code for a stored session, before the app runs", () =>
     try {
       await pageLoad('/');
       expect(preloads()).toEqual([]);
+      expect(booted).toEqual([]);
     } finally {
       document.documentElement.removeAttribute(prerenderMarks.started);
+      localStorage.clear();
     }
   });
 });

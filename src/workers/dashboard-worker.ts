@@ -2,17 +2,17 @@
 // the page's code loads (dashboard-start.ts).
 //
 // For a stored session on a dashboard route, index.html's boot script starts the worker itself,
-// before the app's code has loaded, and tells it of the session: the worker decides on the calls
-// and makes them (should the app refresh that token first, the page's loads make calls of their
-// own with the new one, and the early answers go unused). This chunk takes that worker over.
+// before the app's code has loaded, and loads this chunk, which asks for the dashboard page's code
+// and then tells the worker of the session (the stored token record and the page's URL): the
+// worker decides on the calls and makes them (should the app refresh that token first, the
+// page's loads make calls of their own with the new one, and the early answers go unused). The
+// app takes that worker over.
 // The app tells the worker of its calls once the session is known on a dashboard route
 // (startDashboardWorker, from dashboard-preload.ts), once at most for a token and an affiliate
 // viewed as: the worker makes each call once however often it is told.
-// The boot script also loads this chunk before the app's entry: it then asks for the dashboard
-// page's code.
 import type { SessionCalls } from '../api/dashboard-data.ts';
 import { preloadDashboardModules } from './dashboard-modules.ts';
-import { BOOTED_WORKER, DASHBOARD_ROUTE, isHome, startCalls } from './dashboard-start.ts';
+import { BOOTED_WORKER, DASHBOARD_ROUTE, isHome, startCalls, type EarlyMessage } from './dashboard-start.ts';
 
 /** What the worker's start needs of the session. */
 export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToken'>;
@@ -61,11 +61,22 @@ export async function startDashboardWorker(
   startCalls(dashboardWorker(), absoluteBase(session.baseUrl), token, impersonated, search, isHome(path));
 }
 
+/** Where the session's token record is stored (as domain/auth-token.ts has it: importing it would bring the app's start-up code). */
+export const STORED_TOKEN_KEY = 'auth_token';
+
 /** The mark the app sets on <html> once it runs (prerenderMarks.started: importing it would bring the app's start-up code). */
 export const APP_STARTED_MARK = 'data-app-started';
 
-// Loaded by the boot script, before the app runs, for a stored session: the dashboard's code is
-// asked for first. Loaded later by the app itself, it asks for nothing: the app does.
+// Loaded by the boot script, before the app runs, for a stored session on a dashboard route: the
+// dashboard's code is asked for first, then the boot's worker is told of the session (after the
+// code, so that its calls never go out ahead of it). Loaded later by the app itself, it does
+// neither: the app does.
 if (typeof window !== 'undefined' && !document.documentElement.hasAttribute(APP_STARTED_MARK) && DASHBOARD_ROUTE.test(location.pathname)) {
   preloadDashboardModules(document);
+  try {
+    const stored = localStorage.getItem(STORED_TOKEN_KEY);
+    if (stored !== null) window[BOOTED_WORKER]?.postMessage({ boot: [stored, location.href] } satisfies EarlyMessage);
+  } catch {
+    // No storage (a privacy mode): there is no stored session, and the boot script started no worker.
+  }
 }

@@ -170,13 +170,13 @@ describe("starting the app's code", () => {
     boot(path);
   }
 
-  it("where a session is stored on a dashboard route, starts the dashboard's worker with the stored record and the page's URL, and the app once the worker answers", () => {
+  it("where a session is stored on a dashboard route, starts the dashboard's worker (the start chunk tells it of the session), and the app once the worker answers", () => {
     bootSignedIn('/?range=current');
     expect(workers.map(({ script, options, told }) => ({ script, options, told }))).toEqual([
       {
         script: WORKER,
         options: { type: 'module' },
-        told: [{ boot: [RECORD, `${window.location.origin}/?range=current`] }],
+        told: [],
       },
     ]);
     // Left for the app to take over.

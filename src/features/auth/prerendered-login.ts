@@ -6,7 +6,8 @@
 //   other than /, /login and /reports (/invite/... is the invite page, /affiliate/:id links the
 //   logo elsewhere, unknown paths redirect);
 // - for a stored session on a dashboard route, it starts the dashboard's worker, which makes the
-//   dashboard's calls while the app's code loads (src/workers/dashboard-start.ts);
+//   dashboard's calls while the app's code loads (src/workers/dashboard-start.ts), and loads the
+//   chunk that tells the worker of the session (src/workers/dashboard-worker.ts);
 // - a Login (or Enter) pressed before the app runs is held: the browser's own submission would
 //   send the password in a request of its own. The login screen sends it once it has taken over
 //   the form (takeSignInRequest), with what was typed.
@@ -59,10 +60,11 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
   };
   // The app's code is fetched and runs after the form's first paint: fetched earlier, compiling
   // it holds that paint back. Another page starts it at once. A stored session on a dashboard
-  // route starts the dashboard's worker first, with the stored token record and the page's URL,
-  // and the app's code once the worker answers, its calls made as it saw fit: a message posted
-  // to a worker reaches it only once the page's thread is free after the worker's script has
-  // run, which the app's code would hold back. The page's code is asked for meanwhile.
+  // route starts the dashboard's worker first, and the dashboard's start chunk, which asks for
+  // the page's code and then tells the worker of the session; the app's code starts once the
+  // worker answers, its calls made as it saw fit: a message posted to a worker reaches it only
+  // once the page's thread is free after the worker's script has run, which the app's code would
+  // hold back.
   let started = false;
   const start = () => {
     if (started) return;
@@ -75,7 +77,6 @@ export function bootPrerenderedLogin(doc: Document, { storageKey, marks, entry, 
     load(entry, true);
     load(dashboard);
     const booted = (window.dashboardWorker = new Worker(worker, { type: 'module' }));
-    booted.postMessage({ boot: [token, location.href] });
     booted.onmessage = start;
     // A worker that cannot start is left to the app, which starts its own or does without.
     booted.onerror = () => {
