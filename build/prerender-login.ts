@@ -41,7 +41,7 @@ function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string)
   return `${base}${chunk.fileName}`;
 }
 
-/** The URL of the dashboard's worker script (src/workers/dashboard.worker.ts), as the start chunk names it. */
+/** The URL of the dashboard's worker script (src/workers/dashboard.worker.ts): the boot script starts it, the app takes it over. */
 function workerScript(bundle: Rolldown.OutputBundle | undefined, base: string): string {
   const scripts = Object.values(bundle ?? {}).filter((output) => /(^|\/)dashboard\.worker-[^/]*\.js$/.test(output.fileName));
   if (scripts.length !== 1) throw new Error(`prerender-login: the bundle has ${scripts.length} dashboard worker scripts, not one`);

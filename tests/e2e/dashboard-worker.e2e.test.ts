@@ -26,10 +26,10 @@ const statValues = (p: Page) => p.getByRole('region', { name: 'Summary' }).locat
 /** The resources the page and its dashboard worker asked for: path, and when, in ms since the epoch. */
 async function resourcesAsked(p: Page): Promise<{ page: { path: string; at: number }[]; worker: { path: string; at: number }[] }> {
   const asked = () =>
-    performance.getEntriesByType('resource').map((entry) => ({
-      path: new URL(entry.name).pathname + new URL(entry.name).search,
-      at: performance.timeOrigin + entry.startTime,
-    }));
+    performance.getEntriesByType('resource').map((entry) => {
+      const url = new URL(entry.name);
+      return { path: url.pathname + url.search, at: performance.timeOrigin + entry.startTime };
+    });
   const worker = p.workers().find((candidate) => /\/assets\/dashboard\.worker-[\w-]+\.js$/.test(candidate.url()));
   return { page: await p.evaluate(asked), worker: worker ? await worker.evaluate(asked) : [] };
 }

@@ -28,7 +28,7 @@ export interface BootOptions {
   marks: typeof prerenderMarks;
   /** The app's entry module, started by this script (not preloaded by the page: see below). */
   entry: string;
-  /** The dashboard's start chunk: loaded at once on a dashboard route with a session stored, it asks for the dashboard page's code (src/workers/dashboard-worker.ts). */
+  /** The dashboard's start chunk: loaded at once on a dashboard route with a session stored, it asks for the dashboard page's code, then tells the worker of the session (src/workers/dashboard-worker.ts). */
   dashboard: string;
   /** The dashboard's worker script, started at once there: it makes the dashboard's calls (src/workers/dashboard.worker.ts). */
   worker: string;
