@@ -11,6 +11,7 @@ import { Hono, type Handler } from 'hono';
 import { generate } from 'otplib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding, compressAnswers } from './compression.ts';
+import { pagesOf } from '../tests/utils/list-pages.ts';
 import { jsonListAnswer } from './json-list.ts';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
@@ -398,8 +399,8 @@ describe('compressAnswers, on an answer written as it goes', () => {
   it('sends a short list written as it goes raw, and a long one whole once decoded', async () => {
     const app = new Hono();
     app.use(compressAnswers());
-    app.get('/short', () => jsonListAnswer(rows.slice(0, 3), (row) => JSON.stringify(row)));
-    app.get('/long', () => jsonListAnswer(rows, (row) => JSON.stringify(row)));
+    app.get('/short', () => jsonListAnswer(pagesOf(rows.slice(0, 3)), (row) => JSON.stringify(row)));
+    app.get('/long', () => jsonListAnswer(pagesOf(rows), (row) => JSON.stringify(row)));
     const short = await app.request('/short', { headers: { 'Accept-Encoding': 'br, gzip' } });
     expect(short.headers.get('Content-Encoding')).toBeNull();
     expect(await short.json()).toEqual(rows.slice(0, 3));

@@ -5,7 +5,40 @@ import { describe, expect, it } from 'vitest';
 import { connectionFeeListSchema, paymentEventListSchema } from '../../src/api/schemas.ts';
 import { expectFieldErrors, ids, NOV_5, NOV_6, REQUIRED, useContractApi } from '../../tests/utils/api-contract.ts';
 
-const { get, verifiedPair } = useContractApi();
+const NOV_30 = '2026-11-30T00:00:00.000Z';
+
+const api = useContractApi();
+const { get, verifiedPair } = api;
+
+/**
+ * Rows enough for several pages (json-list.ts), ids 1000 on: a thousand of them at one instant, so
+ * that pages end inside a run of equal instants; every third one of T2's, outside P1's tree; the
+ * ids not in the order of the instants. Answers the ids a parent of P1 is answered, in the order
+ * the API sorts them (created, then id).
+ */
+function addManyRows(table: 'payment_events' | 'connection_fees'): number[] {
+  const { P1, C1, T2 } = api.fx.affiliates;
+  const rows = Array.from({ length: 3_500 }, (_, i) => {
+    const id = 1_000 + ((i * 3) % 3_500);
+    const minute = i >= 1_200 && i < 2_200 ? 600 : i;
+    const created = new Date(Date.UTC(2026, 10, 10) + minute * 60_000).toISOString();
+    const affiliate = i % 3 === 2 ? T2 : table === 'payment_events' ? P1 : C1;
+    return { id, created, affiliate };
+  });
+  const insert =
+    table === 'payment_events'
+      ? api.server.db.prepare(
+          `INSERT INTO payment_events (id, created, amount, affiliate_id, commission_pc, product) VALUES (?, ?, '1.00', ?, '5', 'Cruise')`,
+        )
+      : api.server.db.prepare(
+          `INSERT INTO connection_fees (id, created, amount, affiliate_id, connection_fee_pc, connection_fee_amount) VALUES (?, ?, '1.00', ?, '5', NULL)`,
+        );
+  for (const row of rows) insert.run(row.id, row.created, row.affiliate);
+  return rows
+    .filter((row) => row.affiliate !== T2)
+    .sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id)
+    .map((row) => row.id);
+}
 
 describe('GET payment_events/', () => {
   const all = { start: '2026-11-01T00:00:00.000Z' };
@@ -59,6 +92,13 @@ describe('GET payment_events/', () => {
     const { access } = await verifiedPair('admin');
     expect(ids((await get('payment_events/', access, { start: NOV_5 })).body)).toEqual([102, 103, 104, 105]);
     expect(ids((await get('payment_events/', access, { start: '2026-11-06T00:00:00.000Z' })).body)).toEqual([]);
+  });
+
+  it('answers a list of many pages whole: each event once, in order, in scope, however many share an instant', async () => {
+    const expected = addManyRows('payment_events');
+    const answer = await get('payment_events/', (await verifiedPair('parent')).access, { start: '2026-11-10T00:00:00.000Z' });
+    expect(ids(paymentEventListSchema.parse(answer.body))).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(2_000);
   });
 
   it('answers field errors for a missing or invalid start and an invalid end', async () => {
@@ -124,6 +164,12 @@ describe('GET connection_fees/', () => {
     expect(ids((await get('connection_fees/', access, { start: NOV_5, end: '2026-11-05T09:15:00.000+01:00' })).body)).toEqual([102]);
     expect(ids((await get('connection_fees/', access, { start: '2026-11-05T09:15:00.000+01:00' })).body)).toEqual([103]);
     expect(ids((await get('connection_fees/', access, { start: NOV_5, end: NOV_6 })).body)).toEqual([102, 103]);
+  });
+
+  it('answers a list of many pages whole: each fee once, in order, in scope, however many share an instant', async () => {
+    const expected = addManyRows('connection_fees');
+    const answer = await get('connection_fees/', (await verifiedPair('parent')).access, { start: '2026-11-10T00:00:00.000Z', end: NOV_30 });
+    expect(ids(connectionFeeListSchema.parse(answer.body))).toEqual(expected);
   });
 
   it('answers field errors for a missing or invalid start', async () => {

@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { fieldErrors, messages } from '../http.ts';
-import { jsonListAnswer } from '../json-list.ts';
+import { jsonListAnswer, PAGE_BOUNDS_SQL, pageBounds } from '../json-list.ts';
 
 interface PaymentEventRow {
   id: number;
@@ -79,36 +79,34 @@ export function salesRoutes(ctx: ServerContext) {
   app.get('/payment_events/', verified, (c) => {
     const { start, end } = readRange(c);
     const scope = scopeFilter(c.get('scope'), 'affiliate_id');
-    const rows = ctx.db
-      .prepare<unknown[], PaymentEventRow>(
-        `SELECT * FROM payment_events
-         WHERE created >= ? AND (? IS NULL OR created < ?) AND ${scope.sql}
-         ORDER BY created, id`,
-      )
-      .all(start, end, end, ...scope.params);
-    return jsonListAnswer(rows, paymentEventJson);
+    const page = ctx.db.prepare<unknown[], PaymentEventRow>(
+      `SELECT * FROM payment_events
+       WHERE ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?) AND ${scope.sql}
+       ORDER BY created, id LIMIT ?`,
+    );
+    return jsonListAnswer((after, limit) => page.all(...pageBounds(start, after), end, end, ...scope.params, limit), paymentEventJson);
   });
 
   app.get('/connection_fees/', verified, (c) => {
     const { start, end } = readRange(c);
     const scope = scopeFilter(c.get('scope'), 'parent_id');
-    const rows = ctx.db
-      .prepare<unknown[], ConnectionFeeRow>(
-        `SELECT * FROM connection_fees
-         WHERE created >= ? AND (? IS NULL OR created < ?)
-           AND affiliate_id IN (SELECT affiliate_id FROM affiliates WHERE ${scope.sql})
-         ORDER BY created, id`,
-      )
-      .all(start, end, end, ...scope.params);
-    return jsonListAnswer(rows, (row) =>
-      JSON.stringify({
-        id: row.id,
-        created: row.created,
-        amount: row.amount,
-        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-        connection_fee_pc: row.connection_fee_pc,
-        connection_fee_amount: row.connection_fee_amount,
-      }),
+    const page = ctx.db.prepare<unknown[], ConnectionFeeRow>(
+      `SELECT * FROM connection_fees
+       WHERE ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?)
+         AND affiliate_id IN (SELECT affiliate_id FROM affiliates WHERE ${scope.sql})
+       ORDER BY created, id LIMIT ?`,
+    );
+    return jsonListAnswer<ConnectionFeeRow>(
+      (after, limit) => page.all(...pageBounds(start, after), end, end, ...scope.params, limit),
+      (row) =>
+        JSON.stringify({
+          id: row.id,
+          created: row.created,
+          amount: row.amount,
+          affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+          connection_fee_pc: row.connection_fee_pc,
+          connection_fee_amount: row.connection_fee_amount,
+        }),
     );
   });
 
