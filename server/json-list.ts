@@ -1,10 +1,10 @@
 // A JSON list answer written as it goes: its rows are read a page at a time and turned into JSON,
 // each page leaving (through compressAnswers) before the next is read, so that a client reading
 // the list as it streams (the portal's dashboard does) works on it long before the last row is
-// read. Reading all of 100,000 payment events first kept the first byte back some 270 ms; and the
+// read (reading all of 100,000 payment events first kept the first byte back some 270 ms), and the
 // server never holds a long list's rows or text at once. Each page is read after the last row
-// sent (created, then id): a row written meanwhile is in the answer if it sorts after that row,
-// as if the list had been read a moment later, and no row is sent twice or skipped.
+// sent (created, then id): no row is sent twice, none that was there when the answer began is
+// left out, and a row written meanwhile is in it only if it sorts after the rows already sent.
 
 /** Rows per page: some 270 KB of payment events, a few milliseconds of the event loop each. */
 export const PAGE_ROWS = 1_000;
