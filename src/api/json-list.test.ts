@@ -58,7 +58,7 @@ describe('a list answer read as it streams in', () => {
   it('reads the same items as the whole body would give, however the body is cut into pieces', async () => {
     const whole = await readWhole(text);
     expect(whole).toHaveLength(events.length);
-    // Over 1 MB: more than one batch.
+    // Over 1 MB: several batches.
     expect(text.length).toBeGreaterThan(1 << 20);
     for (const size of [4096, 65_536, 1 << 30]) expect(await read(text, size), `pieces of ${size} bytes`).toEqual(whole);
     // Read by the scanner, which finds the items' ends character by character.
