@@ -1,8 +1,8 @@
 // A JSON list answer written as it goes: its rows are read a page at a time and turned into JSON,
-// each page leaving (through compressAnswers) before the next is read, so that a client reading
-// the list as it streams (the portal's dashboard does) works on it long before the last row is
-// read (reading all of 100,000 payment events first kept the first byte back some 270 ms), and the
-// server never holds a long list's rows or text at once. Each page is read after the last row
+// a page ahead of what the answer's reader has taken (compressAnswers takes the first megabyte
+// before anything leaves), so that a client reading the list as it streams (the portal's dashboard
+// does) works on it long before the last row is read (reading all of 100,000 payment events first
+// kept the first byte back some 270 ms), and the server never holds a long list's rows at once. Each page is read after the last row
 // sent (created, then id): no row is sent twice, none that was there when the answer began is
 // left out, and a row written meanwhile is in it only if it sorts after the rows already sent.
 
@@ -45,8 +45,8 @@ export interface CreatedRow {
 /**
  * The parameters of a page's bounds, `created >= ? AND (created > ? OR id > ?)`, for the rows from
  * `start` on (the range's start) after `after`: its lower bound on `created` starts the index's
- * scan at that row rather than at the range's start again, and a row of the same instant with a
- * lower id is skipped. No `after`: the range's first page (every text is greater than '').
+ * scan at that row's instant rather than at the range's start again, and the rows of that instant
+ * up to its id are skipped. No `after`: the range's first page (every text is greater than '').
  */
 export const pageBounds = (start: string, after: CreatedRow | null): [string, string, number] =>
   after ? [after.created, after.created, after.id] : [start, '', 0];
