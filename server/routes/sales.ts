@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { fieldErrors, messages } from '../http.ts';
-import { jsonListAnswer, PAGE_BOUNDS_SQL, pageBounds } from '../json-list.ts';
+import { jsonListAnswer, PAGE_BOUNDS_SQL, pageBounds, type CreatedRow, type PageReader } from '../json-list.ts';
 
 interface PaymentEventRow {
   id: number;
@@ -72,41 +72,48 @@ function paymentEventJson(row: PaymentEventRow): string {
   return `${event.slice(0, -2)},"policy":${row.policies}}}`;
 }
 
+/**
+ * The rows of `table` in the range that `where` (with its `params`) keeps, a page at a time in
+ * the answers' order (created, then id), each page after the last row read (json-list.ts).
+ */
+function rangePages<Row extends CreatedRow>(
+  ctx: ServerContext,
+  table: 'payment_events' | 'connection_fees',
+  where: string,
+  params: string[],
+  { start, end }: { start: string; end: string | null },
+): PageReader<Row> {
+  const page = ctx.db.prepare<unknown[], Row>(
+    `SELECT * FROM ${table}
+     WHERE ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?) AND ${where}
+     ORDER BY created, id LIMIT ?`,
+  );
+  return (after, limit) => page.all(...pageBounds(start, after), end, end, ...params, limit);
+}
+
 export function salesRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
   const verified = requireAuth(ctx, { verified: true });
 
   app.get('/payment_events/', verified, (c) => {
-    const { start, end } = readRange(c);
     const scope = scopeFilter(c.get('scope'), 'affiliate_id');
-    const page = ctx.db.prepare<unknown[], PaymentEventRow>(
-      `SELECT * FROM payment_events
-       WHERE ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?) AND ${scope.sql}
-       ORDER BY created, id LIMIT ?`,
-    );
-    return jsonListAnswer((after, limit) => page.all(...pageBounds(start, after), end, end, ...scope.params, limit), paymentEventJson);
+    const pages = rangePages<PaymentEventRow>(ctx, 'payment_events', scope.sql, scope.params, readRange(c));
+    return jsonListAnswer(pages, paymentEventJson);
   });
 
   app.get('/connection_fees/', verified, (c) => {
-    const { start, end } = readRange(c);
     const scope = scopeFilter(c.get('scope'), 'parent_id');
-    const page = ctx.db.prepare<unknown[], ConnectionFeeRow>(
-      `SELECT * FROM connection_fees
-       WHERE ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?)
-         AND affiliate_id IN (SELECT affiliate_id FROM affiliates WHERE ${scope.sql})
-       ORDER BY created, id LIMIT ?`,
-    );
-    return jsonListAnswer<ConnectionFeeRow>(
-      (after, limit) => page.all(...pageBounds(start, after), end, end, ...scope.params, limit),
-      (row) =>
-        JSON.stringify({
-          id: row.id,
-          created: row.created,
-          amount: row.amount,
-          affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
-          connection_fee_pc: row.connection_fee_pc,
-          connection_fee_amount: row.connection_fee_amount,
-        }),
+    const where = `affiliate_id IN (SELECT affiliate_id FROM affiliates WHERE ${scope.sql})`;
+    const pages = rangePages<ConnectionFeeRow>(ctx, 'connection_fees', where, scope.params, readRange(c));
+    return jsonListAnswer(pages, (row) =>
+      JSON.stringify({
+        id: row.id,
+        created: row.created,
+        amount: row.amount,
+        affiliate: row.affiliate_id === null ? null : { affiliate_id: row.affiliate_id },
+        connection_fee_pc: row.connection_fee_pc,
+        connection_fee_amount: row.connection_fee_amount,
+      }),
     );
   });
 
