@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS outbox (
   created_at INTEGER NOT NULL
 );
 
--- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once. family
+-- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once, and deletes
+-- it once its successor is stored (the tokens name their chain): a chain keeps one row. family
 -- names the chain a sign-in started (the jti of its first token; NULL: the token's own jti):
 -- reusing a token revokes the whole chain.
 CREATE TABLE IF NOT EXISTS refresh_tokens (

@@ -26,8 +26,8 @@ export function pruneExpired(db: Db, now: number): Pruned {
     const failedAttempts = db.prepare('DELETE FROM failed_attempts WHERE at <= ?').run(now - LONGEST_WINDOW_MS).changes;
     const emailCodes = db.prepare('DELETE FROM email_codes WHERE expires_at <= ?').run(now).changes;
     const outbox = db.prepare('DELETE FROM outbox WHERE created_at <= ?').run(now - OUTBOX_KEEP_MS).changes;
-    // An expired refresh token is refused by its exp claim; a revoked, unexpired one is kept, so
-    // that its reuse is still noticed and revokes its chain.
+    // An expired refresh token is refused by its exp claim; a revoked chain's unexpired tokens are
+    // kept, so that the chain stays revoked.
     const refreshTokens = db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(now).changes;
     // Codes of a device go before it (their foreign key); confirmed devices are kept.
     db.prepare('DELETE FROM email_codes WHERE device_id IN (SELECT id FROM devices WHERE confirmed_at IS NULL AND created_at <= ?)').run(

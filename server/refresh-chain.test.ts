@@ -1,7 +1,8 @@
 // @vitest-environment node
 // Refresh tokens: a reused one revokes its whole chain (every token rotated from the same
-// sign-in), a chain ends 30 days after its sign-in, tokens without an expiry are refused, and a
-// database made before chains were kept opens and works.
+// sign-in), a chain keeps one stored token and rotates at most 30 times a minute, a chain ends 30
+// days after its sign-in, tokens without an expiry are refused, and a database made before chains
+// were kept opens and works.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,40 @@ describe('a reused refresh token', () => {
 
 describe('a chain', () => {
   const HOUR = 60 * 60_000;
+  const storedTokens = () => server.db.prepare<[], { count: number }>('SELECT COUNT(*) AS count FROM refresh_tokens').get()?.count;
+
+  it('keeps one stored token however often it rotates; an earlier one coming back still revokes it', async () => {
+    const first = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    const stored = storedTokens();
+    let token = first.refresh;
+    for (let rotation = 1; rotation <= 40; rotation++) {
+      if (rotation % 20 === 0) server.clock.advance(60_000);
+      const next = await refresh(token);
+      expect(next.status, `rotation ${rotation}`).toBe(200);
+      token = next.pair?.refresh ?? '';
+    }
+    expect(storedTokens()).toBe(stored);
+    expect((await refresh(first.refresh)).status).toBe(401);
+    expect((await refresh(token)).status).toBe(401);
+  });
+
+  it('rotates at most 30 times a minute; a refused refresh leaves its token to work a minute later', async () => {
+    let token = (await signIn(server, fx.users.parent.username, fx.users.parent.password)).refresh;
+    const other = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    for (let rotation = 1; rotation <= 30; rotation++) {
+      const next = await refresh(token);
+      expect(next.status, `rotation ${rotation}`).toBe(200);
+      token = next.pair?.refresh ?? '';
+    }
+    const refused = await postApi(server, 'token/refresh/', { refresh: token });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: 'Request was throttled. Expected available in 60 seconds.' });
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    // Another sign-in's chain is not held up.
+    expect((await refresh(other.refresh)).status).toBe(200);
+    server.clock.advance(60_000);
+    expect((await refresh(token)).status).toBe(200);
+  });
 
   it('ends 30 days after its sign-in, however often it rotated: its last token expires with it', async () => {
     expect(SESSION_MAX_SECONDS).toBe(30 * 24 * 60 * 60);

@@ -3,7 +3,10 @@
 // setup or verifying a code gives a full one. Refresh tokens rotate: each works once, and the new
 // pair keeps the old one's verification; a token used twice (stolen, one of the two users is not
 // its owner) revokes its whole chain. A chain ends 30 days after its sign-in however often it
-// rotates: a stolen refresh token its owner never comes back to race lasts no longer.
+// rotates: a stolen refresh token its owner never comes back to race lasts no longer. A chain
+// keeps one stored token, its latest: each refresh token names its chain, so that an earlier one,
+// no longer stored, still revokes the chain when it comes back, and rotating a chain without end
+// does not grow the database.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -30,6 +33,8 @@ interface RefreshTokenClaims {
   iat: number;
   /** When the chain's sign-in was, in seconds since the epoch (OpenID Connect's name). */
   auth_time?: number;
+  /** The chain's name (tokens signed before chains were named have none). */
+  family?: string;
   jti: string;
   user_id: number;
   is_2fa_verified: boolean;
@@ -53,8 +58,12 @@ export interface TokenService {
   /** A new pair; its refresh token continues `chain` (a rotation) or starts one (a sign-in). */
   issue(user: UserRow, verified: boolean, chain?: RefreshChain): Promise<TokenPair>;
   verifyAccess(token: string): Promise<AccessTokenClaims>;
-  /** Checks and revokes a refresh token; answers its user id, verification and chain. */
-  redeemRefresh(token: string): Promise<{ userId: number; verified: boolean; chain: RefreshChain }>;
+  /**
+   * Checks and revokes a refresh token; answers its user id, verification and chain. `admit` is
+   * told of the chain of a genuine token before it is redeemed (or its reuse noticed), and may
+   * refuse by throwing.
+   */
+  redeemRefresh(token: string, admit?: (family: string) => void): Promise<{ userId: number; verified: boolean; chain: RefreshChain }>;
 }
 
 export interface TokenOptions {
@@ -72,6 +81,9 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
   const revokeRefresh = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
   // A token stored before chains were kept (family NULL) heads a chain named by its jti.
   const revokeFamily = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE (family = ? OR jti = ?) AND revoked_at IS NULL');
+  // Once its successor is stored, a redeemed token's row is not needed: the token names its chain.
+  // Rows stored without a chain name stay until they expire, as their tokens name none.
+  const dropRedeemed = db.prepare('DELETE FROM refresh_tokens WHERE family = ? AND revoked_at IS NOT NULL AND jti <> ?');
 
   const sign = (claims: Record<string, unknown>, lifetime: number) =>
     new SignJWT(claims)
@@ -111,11 +123,15 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         },
         accessLifetimeSeconds,
       );
+      const family = chain?.family ?? refreshJti;
       const refresh = await sign(
-        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt },
+        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt, family },
         refreshLifetime,
       );
-      storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetime) * 1000, chain?.family ?? refreshJti);
+      db.transaction(() => {
+        storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetime) * 1000, family);
+        if (chain) dropRedeemed.run(family, refreshJti);
+      })();
       return { access, refresh };
     },
 
@@ -125,16 +141,19 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       return payload as unknown as AccessTokenClaims;
     },
 
-    async redeemRefresh(token) {
+    async redeemRefresh(token, admit) {
       const payload = await verify(token, 'Token is invalid or expired');
       const claims = payload as unknown as RefreshTokenClaims;
       if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
       const stored = findRefresh.get(claims.jti);
-      if (!stored) throw tokenNotValid('Token is blacklisted');
-      const family = stored.family ?? claims.jti;
+      const named = typeof claims.family === 'string' ? claims.family : undefined;
+      if (!stored && named === undefined) throw tokenNotValid('Token is blacklisted');
+      const family = stored?.family ?? named ?? claims.jti;
+      admit?.(family);
       // Revoking and checking in one statement: a refresh token is redeemed at most once. A second
       // use means two holders, one of them not the owner: the chain is revoked, successors too.
-      if (revokeRefresh.run(now(), claims.jti).changes !== 1) {
+      // A genuine token of the chain that is no longer stored was redeemed before: the same.
+      if (!stored || revokeRefresh.run(now(), claims.jti).changes !== 1) {
         revokeFamily.run(now(), family, family);
         throw tokenNotValid('Token is blacklisted');
       }

@@ -26,6 +26,12 @@ const ADDRESS_FAILURE_LIMIT: Limit = { count: 50, windowMs: 15 * MINUTE };
  * same for an account that exists as for one that does not.
  */
 const SIGN_IN_LIMIT: Limit = { count: 30, windowMs: 15 * MINUTE };
+/**
+ * Refreshes per chain: a session refreshes once in its access token's lifetime (minutes), so 30 a
+ * minute is far more than any client needs, and a script that holds a token cannot make the
+ * server sign and store tokens in a loop.
+ */
+const REFRESH_LIMIT: Limit = { count: 30, windowMs: MINUTE };
 
 export function tokenRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
@@ -60,7 +66,11 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/refresh/', async (c) => {
     const { refresh } = await readBody(c, refreshBody);
-    const { userId, verified, chain } = await ctx.tokens.redeemRefresh(refresh);
+    const { userId, verified, chain } = await ctx.tokens.redeemRefresh(refresh, (family) => {
+      const key = `refresh:${family}`;
+      ctx.throttle.check(key, REFRESH_LIMIT);
+      ctx.throttle.record(key);
+    });
     const user = findUserById(ctx.db, userId);
     if (!user) throw detail(401, 'User not found');
     return c.json(await ctx.tokens.issue(user, verified, chain));
