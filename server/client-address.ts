@@ -1,7 +1,8 @@
 // The address a request came from, for throttling. Behind one trusted reverse proxy
 // (trustProxy), the last X-Forwarded-For entry: the one that proxy appended; the entries before
-// it are whatever the client sent. Otherwise the socket's peer, which the Node adapter passes
-// in the bindings as `incoming`. An IPv6 address counts as its /64 network: one host gets a whole
+// it are whatever the client sent. Some proxies append the client's port too ('203.0.113.7:40001',
+// '[2001:db8::1]:443'): it is taken off, or each connection would count as a new client. Otherwise
+// the socket's peer, which the Node adapter passes in the bindings as `incoming`. An IPv6 address counts as its /64 network: one host gets a whole
 // /64 to pick addresses from, so per address it would get 2^64 allowances.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'hono';
@@ -12,6 +13,8 @@ interface SocketBindings {
 
 /** An address shared by requests whose peer is not known (in-process calls). */
 export const UNKNOWN_ADDRESS = 'unknown';
+/** An address shared by requests whose forwarded entry is not an address: varying it gets nobody a new allowance. */
+export const UNREADABLE_FORWARDED = 'forwarded:unreadable';
 
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
@@ -21,11 +24,22 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
       .map((entry) => entry.trim())
       .filter((entry) => entry !== '');
     const last = forwarded?.at(-1);
-    if (last) return throttledAs(last);
+    if (last) {
+      const address = forwardedAddress(last);
+      return address ? throttledAs(address) : UNREADABLE_FORWARDED;
+    }
   }
   const bindings = c.env as SocketBindings | undefined;
   const peer = bindings?.incoming?.socket?.remoteAddress;
   return peer ? throttledAs(peer) : UNKNOWN_ADDRESS;
+}
+
+/** The address of an X-Forwarded-For entry, without brackets or a port; null for what is not an IP address. */
+function forwardedAddress(entry: string): string | null {
+  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(entry);
+  // A bare IPv6 address ends in a group, not a port: only IPv4 loses a ':digits' end.
+  const address = bracketed ? bracketed[1]! : isIPv6(entry) ? entry : entry.replace(/:\d+$/, '');
+  return isIPv4(address) || isIPv6(address) ? address : null;
 }
 
 /**

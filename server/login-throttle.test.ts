@@ -2,7 +2,8 @@
 // Throttling of sign-in: wrong passwords count per account and client address (nobody locks
 // out the owner from elsewhere) and per address across accounts; successful sign-ins are
 // limited per account and address; concurrent requests cannot outrun a limit; the client address comes from
-// X-Forwarded-For only behind a trusted proxy, and an IPv6 address counts as its /64.
+// X-Forwarded-For only behind a trusted proxy (without the port some proxies add), and an IPv6
+// address counts as its /64.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenPairSchema } from '../src/api/schemas.ts';
 import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
@@ -137,6 +138,26 @@ describe('the client address', () => {
     }
     expectThrottled(await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': ATTACKER }));
     expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': OWNER })).status).toBe(200);
+  });
+
+  it('behind a trusted proxy that adds the client’s port, is the address without it; an entry that is no address counts as one client', async () => {
+    server = createTestServer({ trustProxy: true });
+    fx = addFixtures(server.db, { now: server.clock.now() });
+    const proxy = '10.0.0.2';
+    const tryFrom = async (entries: (attempt: number) => string, then: string) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        expect((await login('parent', 'wrong', proxy, { 'X-Forwarded-For': entries(attempt) })).status).toBe(401);
+      }
+      expectThrottled(await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': then }));
+    };
+    // Each connection from its own port.
+    await tryFrom((attempt) => `${ATTACKER}:${40001 + attempt}`, `${ATTACKER}:50000`);
+    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': `${OWNER}:40001` })).status).toBe(200);
+    // IPv6 in brackets, a port or none: still its /64.
+    await tryFrom((attempt) => `[2001:db8:0:1::${attempt + 1}]:443`, '[2001:db8:0:1::99]');
+    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': '[2001:db8:0:2::1]:443' })).status).toBe(200);
+    // Not an address: all such entries are one client, whatever they say.
+    await tryFrom((attempt) => `client-${attempt}`, 'unknown');
   });
 });
 
