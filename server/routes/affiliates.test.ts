@@ -143,6 +143,21 @@ describe('POST affiliates/invites/register/', () => {
     expectFieldErrors(await register({ ...valid(), email: 'parent' }), { email: true });
   });
 
+  it('registers one of two users with the same e-mail address at once: the other gets the e-mail error and keeps its invite', async () => {
+    const second = 'second-invite';
+    api.server.db
+      .prepare('INSERT INTO invites (id, affiliate_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)')
+      .run(second, api.fx.affiliates.C2, api.server.clock.now(), api.server.clock.now() + 60 * MINUTE);
+    const answers = await Promise.all([register(valid()), register({ ...valid(), email: 'NEW.USER@fixtures.example', invite_id: second })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
+    expectFieldErrors(
+      answers.find((answer) => answer.status === 400)!,
+      { email: ['A user with that email already exists.'] },
+    );
+    const open = await Promise.all([api.fx.invites.valid, second].map(async (id) => (await get(`affiliates/invites/${id}/`)).status));
+    expect(open.sort()).toEqual([200, 404]);
+  });
+
   it('answers password field errors: required, blank, too short, mistyped', async () => {
     expectFieldErrors(await register(without('password')), { password: REQUIRED });
     expectFieldErrors(await register({ ...valid(), password: '' }), { password: BLANK });

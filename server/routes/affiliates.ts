@@ -73,10 +73,13 @@ export function affiliateRoutes(ctx: ServerContext) {
     const { email, password, invite_id } = await readBody(c, registerBody);
     const invite = findOpenInvite(invite_id);
     if (!invite) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
-    const taken = ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?').get(email, email);
-    if (taken) throw fieldErrors({ email: ['A user with that email already exists.'] });
+    const taken = () => ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?').get(email, email) !== undefined;
+    const emailTaken = () => fieldErrors({ email: ['A user with that email already exists.'] });
+    if (taken()) throw emailTaken();
     const passwordHash = await hashPassword(password);
-    const user = ctx.db.transaction((): UserRow | undefined => {
+    const user = ctx.db.transaction((): UserRow | 'taken' | undefined => {
+      // Again: another registration may have taken the address while this password was hashed.
+      if (taken()) return 'taken';
       // Marking the invite used in the same transaction: two registrations cannot share it.
       const used = ctx.db.prepare('UPDATE invites SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), invite.id);
       if (used.changes !== 1) return undefined;
@@ -85,6 +88,7 @@ export function affiliateRoutes(ctx: ServerContext) {
         .run(email, email, passwordHash, invite.affiliate_id);
       return findUserById(ctx.db, Number(lastInsertRowid));
     })();
+    if (user === 'taken') throw emailTaken();
     if (!user) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
     const tokens = await ctx.tokens.issue(user, false);
     return c.json({ user: { username: user.username, email: user.email }, tokens }, 201);
