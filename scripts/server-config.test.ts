@@ -45,6 +45,24 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, { TRUST_PROXY: '1' }).trustProxy).toBe(true);
   });
 
+  it('takes a JWT_SECRET of 32 bytes or more, and refuses a shorter one in one line saying why and what to do', () => {
+    expect(readServerConfig(8080, {}).jwtSecret).toBeUndefined();
+    expect(readServerConfig(8080, { JWT_SECRET: '' }).jwtSecret).toBeUndefined();
+    const key = 'k'.repeat(32);
+    expect(readServerConfig(8080, { JWT_SECRET: key }).jwtSecret).toBe(key);
+    // Bytes, not characters: 16 two-byte characters are enough.
+    expect(readServerConfig(8080, { JWT_SECRET: 'é'.repeat(16) }).jwtSecret).toBe('é'.repeat(16));
+    let message = '';
+    try {
+      readServerConfig(8080, { JWT_SECRET: 'secret' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('JWT_SECRET must be at least 32 bytes (it has 6)');
+    expect(message).toContain('openssl rand -hex 32');
+    expect(message).not.toContain('\n');
+  });
+
   it('tops the demo data up to SEED_EVENTS payment events, a positive whole number, only when set', () => {
     expect(readServerConfig(8080, {}).seedEvents).toBeUndefined();
     expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);

@@ -1,6 +1,7 @@
 // The server settings `npm start` and `npm run dev` read from the environment, and the banner
 // they print: the URL, the demo accounts and the invite link.
 import { isLoopbackHost } from '../server/loopback.ts';
+import { MIN_SECRET_BYTES } from '../server/tokens.ts';
 import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
 
 export interface EnvConfig {
@@ -17,6 +18,8 @@ export interface EnvConfig {
   tagManager: boolean;
   /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** JWT_SECRET: the HS256 signing key, at least 32 bytes; none: one is made and kept in the database. */
+  jwtSecret: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -27,6 +30,20 @@ function positiveInteger(env: Env, name: string, fallback: number | undefined): 
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
   return value;
+}
+
+/** JWT_SECRET when set: an HS256 key shorter than its hash's 32 bytes can be guessed offline from any token. */
+function signingKey(env: Env): string | undefined {
+  const key = env.JWT_SECRET;
+  if (key === undefined || key === '') return undefined;
+  const bytes = Buffer.byteLength(key, 'utf8');
+  if (bytes < MIN_SECRET_BYTES) {
+    throw new Error(
+      `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (it has ${bytes}): a shorter HS256 key can be guessed from any token; ` +
+        `make one with \`openssl rand -hex 32\`, or leave JWT_SECRET unset to have one made and kept in the database.`,
+    );
+  }
+  return key;
 }
 
 export function readServerConfig(defaultPort: number, env: Env = process.env): EnvConfig {
@@ -50,6 +67,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',
+    jwtSecret: signingKey(env),
   };
 }
 

@@ -12,6 +12,7 @@ import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { builtPageHashes, noStore, securityHeaders } from './security-headers.ts';
+import { MIN_SECRET_BYTES } from './tokens.ts';
 import { ensureDemoData } from './seed.ts';
 import { createFileCache, serveFiles } from './static-files.ts';
 
@@ -34,6 +35,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** The HS256 signing key (at least 32 bytes); none: one is made on first start and kept in the database. */
+  jwtSecret?: string;
 }
 
 export interface RunningServer {
@@ -66,10 +69,17 @@ function urlHost(hostname: string | undefined): string {
   return net.isIPv6(hostname) ? `[${hostname}]` : hostname;
 }
 
-/** The signing key: JWT_SECRET when set, else one made on first start and kept in the database. */
-function signingSecret(db: Db): Uint8Array {
-  const fromEnv = process.env.JWT_SECRET;
-  if (fromEnv) return new TextEncoder().encode(fromEnv);
+/** The signing key given, as bytes: refused under 32 bytes, before anything is opened. */
+function givenKey(given: string | undefined): Uint8Array | null {
+  if (!given) return null;
+  const key = new TextEncoder().encode(given);
+  if (key.length < MIN_SECRET_BYTES) throw new Error(`The signing key must be at least ${MIN_SECRET_BYTES} bytes`);
+  return key;
+}
+
+/** The signing key: the one given, else one made on first start and kept in the database. */
+function signingSecret(db: Db, given: Uint8Array | null): Uint8Array {
+  if (given) return given;
   let stored = getMeta(db, 'jwt_secret');
   if (!stored) {
     stored = randomBytes(32).toString('hex');
@@ -80,6 +90,7 @@ function signingSecret(db: Db): Uint8Array {
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const key = givenKey(options.jwtSecret);
   const db = openDatabase(options.databasePath);
   if (options.demo) ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents });
   const hostname = options.hostname ?? '127.0.0.1';
@@ -87,7 +98,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const outbox = options.demo && isLoopbackHost(hostname);
   const { app: api } = createApp({
     db,
-    secret: signingSecret(db),
+    secret: signingSecret(db, key),
     demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,

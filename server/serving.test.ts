@@ -1,15 +1,17 @@
 // @vitest-environment node
 // What startServer serves besides the API: the built portal's files (a missing file is a 404, the
 // SPA fallback is for page routes only), the e-mail outbox (demo mode, on a loopback address only)
-// and the security headers on every answer. Each test runs a real server on a free port against a
+// and the security headers on every answer; and the signing key it is given. Each test runs a real server on a free port against a
 // small dist/ folder of its own.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { jwtVerify } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
+import { DEMO_PASSWORD } from './seed.ts';
 
 const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
@@ -232,5 +234,20 @@ describe('security headers', () => {
     // The portal's files keep their own rules: hashed assets for a year, the page revalidated.
     expect(all.asset!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(all.page!.headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+describe('the signing key', () => {
+  it('signs with the key it is given, and refuses one under 32 bytes', async () => {
+    await expect(serve({ jwtSecret: 'k'.repeat(31) })).rejects.toThrow('The signing key must be at least 32 bytes');
+    const key = 'k'.repeat(32);
+    const { base } = await serve({ jwtSecret: key, demo: true });
+    const answer = await fetch(`${base}/api/v2/token/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'globetrotter', password: DEMO_PASSWORD }),
+    });
+    const { access } = (await answer.json()) as { access: string };
+    await expect(jwtVerify(access, new TextEncoder().encode(key))).resolves.toBeTruthy();
   });
 });

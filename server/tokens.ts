@@ -51,6 +51,9 @@ export interface RefreshChain {
   signedInAt: number;
 }
 
+/** The shortest signing key taken: HS256's hash is 32 bytes, and a shorter key is easier to guess than to forge. */
+export const MIN_SECRET_BYTES = 32;
+
 /** How long a chain lasts from its sign-in, however often it rotates. */
 export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
 
