@@ -2,7 +2,8 @@
 // the chart is one tab stop, the arrow keys, Home and End move between its bars, Enter selects the
 // day and Escape clears it (docs/product-rules.md, The chart from the keyboard); with the system
 // set to dark every screen is dark and axe-clean, the QR code stays dark on light, and the chart's
-// axis text follows the theme, also when the system setting changes while the page is open.
+// axis text follows the theme, also when the system setting changes while the page is open; the
+// bars' outlines keep 3:1 contrast on the chart's card in either theme.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_INVITE_ID } from '../../server/seed.ts';
@@ -50,6 +51,39 @@ function dayOrder(barLabel: string, today = new Date()): number {
 
 async function pageBackground(p: Page): Promise<string> {
   return p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+}
+
+/** WCAG's contrast ratio of two opaque 'rgb(r, g, b)' colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((channel) => {
+      const value = channel / 255;
+      return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** Each series' bar outline (one bar's, not focused) and the background of the card the chart is on. */
+async function barOutlines(p: Page): Promise<{ series: string; stroke: string; card: string }[]> {
+  return p.evaluate(() => {
+    const bars = [...document.querySelectorAll<SVGRectElement>('.chart-bar:not(:focus)')];
+    const cardOf = (element: Element): string => {
+      for (let at: Element | null = element; at; at = at.parentElement) {
+        const background = getComputedStyle(at).backgroundColor;
+        if (background !== 'rgba(0, 0, 0, 0)' && background !== 'transparent') return background;
+      }
+      return '';
+    };
+    const seen = new Map<string, { series: string; stroke: string; card: string }>();
+    for (const bar of bars) {
+      const series = (bar.getAttribute('aria-label') ?? '').replace(/^\S+ /, '').replace(/ -?\$.*$/, '');
+      if (!seen.has(series)) seen.set(series, { series, stroke: getComputedStyle(bar).stroke, card: cardOf(bar) });
+    }
+    return [...seen.values()];
+  });
 }
 
 async function axisTextFill(p: Page): Promise<string> {
@@ -226,6 +260,19 @@ describe('the dark theme', () => {
     await expectVisible(p, 'reports (dark)', p.getByRole('table', { name: 'Reports' }), 'the reports table', 15_000);
     await settled(p);
     await expectAccessible(p, 'reports (dark)');
+  });
+
+  it("outlines the bars of each series with at least 3:1 contrast on the chart's card, light and dark", async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const p = await dashboard({ colorScheme });
+      await step(p, `dashboard (${colorScheme})`, 'the outline of each series against the card', async () => {
+        const outlines = await barOutlines(p);
+        expect(outlines.map((outline) => outline.series).sort()).toEqual(['Connection Fees', 'Referral Fees']);
+        for (const { series, stroke, card } of outlines) {
+          expect(contrast(stroke, card), `${series}: ${stroke} on ${card}`).toBeGreaterThanOrEqual(3);
+        }
+      });
+    }
   });
 
   it('passes axe on the login and the dashboard in the light theme too', async () => {

@@ -13,6 +13,8 @@ export interface ChartSeries {
   /** The series name, in the bar labels and the legend: 'Referral Fees'. */
   name: string;
   color: string;
+  /** Its outline's class (chart-line--teal or --pink): a shade with 3:1 contrast on the card in either scheme. */
+  line: string;
 }
 
 /** One day of a chart: the slot's day, its labels and one amount per series. */
@@ -31,14 +33,17 @@ export interface ChartModel {
   days: ChartDay[];
 }
 
+const TEAL_LINE = 'chart-line--teal';
+const PINK_LINE = 'chart-line--pink';
+
 export const feesSeries: ChartSeries[] = [
-  { name: 'Referral Fees', color: TEAL },
-  { name: 'Connection Fees', color: PINK },
+  { name: 'Referral Fees', color: TEAL, line: TEAL_LINE },
+  { name: 'Connection Fees', color: PINK, line: PINK_LINE },
 ];
 
 export const salesSeries: ChartSeries[] = [
-  { name: 'Direct Sales', color: TEAL },
-  { name: 'Platform Sales', color: PINK },
+  { name: 'Direct Sales', color: TEAL, line: TEAL_LINE },
+  { name: 'Platform Sales', color: PINK, line: PINK_LINE },
 ];
 
 export function feesChartModel(slots: readonly FeesDaySlot[]): ChartModel {

@@ -40,6 +40,8 @@ interface Segment {
   day: string;
   series: string;
   color: string;
+  /** The outline's class. */
+  line: string;
   from: number;
   to: number;
   /** Its place in the keyboard's grid of days and series. */
@@ -83,7 +85,7 @@ interface Placed {
 
 function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
   const chart = useChart();
-  const { day, series, color, cell } = segment;
+  const { day, series, color, line, cell } = segment;
   const selected = chart.selectedDay === day;
   const tip: Tip = { day, series, x: place.tipX, y: place.tipY };
   const onKeyDown = (event: KeyboardEvent<SVGRectElement>) => {
@@ -91,7 +93,7 @@ function ChartBar({ segment, place }: { segment: Segment; place: Placed }) {
   };
   return (
     <rect
-      className="chart-bar"
+      className={`chart-bar ${line}`}
       x={place.x}
       y={place.y}
       width={Math.max(place.width, 0)}
@@ -163,7 +165,15 @@ function stackSegments({ days, series }: ChartModel): { segments: Segment[]; min
       const to = from + size;
       if (size > 0) up = to;
       else down = to;
-      segments.push({ day: day.day, series: serie.name, color: serie.color, from, to, cell: { day: dayIndex, series: index } });
+      segments.push({
+        day: day.day,
+        series: serie.name,
+        color: serie.color,
+        line: serie.line,
+        from,
+        to,
+        cell: { day: dayIndex, series: index },
+      });
     });
     min = Math.min(min, down);
     max = Math.max(max, up);
