@@ -1,6 +1,7 @@
 // Viewing the portal as an affiliate (see docs/product-rules.md, Who sees what): the superuser's
 // 'View as Affiliate' selector in the header, the 'Viewing as' line, the impersonate_affiliate
-// parameter on every API call meanwhile, and its absence for other users.
+// parameter on every API call meanwhile, and its absence for other users; the header keeps the
+// logo and Logout on its first row, wide or narrow.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
@@ -20,6 +21,31 @@ async function dashboardLoaded(p: Page, heading: string): Promise<void> {
   await step(p, 'dashboard', "no 'Loading sales...' once the data is there", () =>
     p.getByText('Loading sales...').first().waitFor({ state: 'hidden' }),
   );
+}
+
+/**
+ * The header's first row: the logo and Logout side by side at its two ends, the selector and the
+ * 'Viewing as' line not right of Logout and no higher than it.
+ */
+async function expectHeaderRows(p: Page, viewport: string): Promise<void> {
+  await step(p, SCREEN, `the logo and Logout on the header's first row, Logout at its right end (${viewport})`, async () => {
+    const box = async (name: string, locator: ReturnType<Page['locator']>) => {
+      const found = await locator.boundingBox();
+      if (!found) throw new Error(`no ${name} on screen`);
+      return found;
+    };
+    const logo = await box('logo', p.getByRole('link', { name: 'Affiliate Portal' }));
+    const logout = await box('Logout', p.getByRole('button', { name: 'Logout' }));
+    const selector = await box('selector', viewAs(p));
+    const notice = await box("'Viewing as' line", p.getByText(/^Viewing as /).locator('..'));
+    expect(Math.abs(logout.y - logo.y)).toBeLessThanOrEqual(2);
+    expect(logout.x).toBeGreaterThan(logo.x + logo.width);
+    for (const control of [selector, notice]) {
+      expect(control.x + control.width).toBeLessThanOrEqual(logout.x + logout.width + 1);
+      expect(control.y).toBeGreaterThanOrEqual(logout.y - 2);
+    }
+    expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
 }
 
 /** Waits for a call to `path` made after `from` in the log, and answers it. */
@@ -61,6 +87,11 @@ describe('View as Affiliate', () => {
     await calledAfter(p, log, mark, 'payment_events/', 'dashboard (viewing as)');
     await calledAfter(p, log, mark, 'connection_fees/', 'dashboard (viewing as)');
     await checkScreen(p, 'view-as-affiliate');
+    await expectHeaderRows(p, 'desktop');
+    const desktop = p.viewportSize();
+    await p.setViewportSize({ width: 390, height: 844 });
+    await expectHeaderRows(p, '390 px');
+    if (desktop) await p.setViewportSize(desktop);
 
     // The reports while viewing as: their calls carry the parameter too.
     await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).click();
