@@ -37,7 +37,7 @@ export function SiteHeader() {
           </Suspense>
         )}
         {signedIn && (
-          <button type="button" className="button button-ghost app-header__logout" onClick={() => auth.send({ type: 'LOGOUT' })}>
+          <button type="button" className="button button-ghost" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Logout
           </button>
         )}
