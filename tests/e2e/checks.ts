@@ -69,7 +69,25 @@ export async function settled(page: Page, quietMs = 300, timeoutMs = 5_000): Pro
   );
 }
 
-/** Both checks, at desktop and at mobile width (390 px), then back to desktop; each once the page has settled. */
+/** The page's side margin on a phone (--space-4): no card comes nearer the screen's edges. */
+const PHONE_MARGIN_PX = 16;
+
+/** Fails, naming the screen, when a card comes nearer a side of the screen than the page's margin. */
+export async function expectCardsInMargins(page: Page, screen: string): Promise<void> {
+  const outside = await page.evaluate((margin) => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('.card')]
+      .map((card) => ({ card, box: card.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && (box.left < margin - 0.5 || box.right > width - margin + 0.5))
+      .map(({ card, box }) => `${card.className} at ${Math.round(box.left)}–${Math.round(box.right)} px of ${width}`);
+  }, PHONE_MARGIN_PX);
+  if (outside.length > 0) throw new Error(`Cards outside the page's margins on the ${screen} screen: ${outside.join('; ')}`);
+}
+
+/**
+ * Both checks, at desktop and at mobile width (390 px), then back to desktop; each once the page
+ * has settled. At 390 px, also that every card keeps the page's margins.
+ */
 export async function checkScreen(page: Page, name: string): Promise<void> {
   await settled(page);
   await expectAccessible(page, name);
@@ -78,6 +96,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await settled(page);
   await expectAccessible(page, `${name} (390 px)`);
+  await expectCardsInMargins(page, `${name} (390 px)`);
   await keepScreenshot(page, `${name}-mobile`);
   if (desktop) {
     await page.setViewportSize(desktop);
