@@ -2,8 +2,9 @@
 // (trustProxy), the last X-Forwarded-For entry: the one that proxy appended; the entries before
 // it are whatever the client sent. Some proxies append the client's port too ('203.0.113.7:40001',
 // '[2001:db8::1]:443'): it is taken off, or each connection would count as a new client. Otherwise
-// the socket's peer, which the Node adapter passes in the bindings as `incoming`. An IPv6 address counts as its /64 network: one host gets a whole
-// /64 to pick addresses from, so per address it would get 2^64 allowances.
+// the socket's peer, which the Node adapter passes in the bindings as `incoming`. An IPv6 address
+// counts as its /64 network: one host gets a whole /64 to pick addresses from, so per address it
+// would get 2^64 allowances.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'hono';
 
