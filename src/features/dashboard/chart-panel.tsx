@@ -78,7 +78,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
       <ul className="chart-legend" aria-label={`${name} series`}>
         {model.series.map((serie) => (
           <li key={serie.name}>
-            <span className={`chart-swatch ${serie.line}`} style={{ backgroundColor: serie.color }} aria-hidden="true" />
+            <span className={`chart-swatch ${serie.line}`} aria-hidden="true" />
             {serie.name}
           </li>
         ))}
