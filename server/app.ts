@@ -97,8 +97,14 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
   }
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    // The client went before its request was in (it closed the connection, or was let go for
+    // being too slow): nothing went wrong here, and nobody is left to answer.
+    if (isAbortedRequest(error)) return errorResponse(c, detail(400, 'The request was not received.'));
     console.error(error);
     return errorResponse(c, detail(500, 'A server error occurred.'));
   });
   return { app, context };
 }
+
+/** The error of reading a request whose connection closed before it was all in (Node's 'aborted'). */
+const isAbortedRequest = (error: Error) => error.message === 'aborted' && (error as NodeJS.ErrnoException).code === 'ECONNRESET';

@@ -37,7 +37,18 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** The HS256 signing key (at least 32 bytes); none: one is made on first start and kept in the database. */
   jwtSecret?: string;
+  /** How long a client may take to send a request's headers, and the whole request; SLOW_CLIENT_TIMEOUTS unless given. */
+  slowClientTimeouts?: { headersMs: number; requestMs: number };
 }
+
+/**
+ * A request's headers must come within 20 s, and the whole request (a body is at most 64 KiB)
+ * within 60 s: a client that opens connections and sends a little now and then (slowloris) holds
+ * each for no longer, not for Node's 60 and 300 s. A connection that sends nothing counts from its
+ * opening: 20 s leaves a browser's unused connection, which it closes itself after 10 s, alone.
+ * Answers are not limited: a long list may take longer to read on a slow link.
+ */
+export const SLOW_CLIENT_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000 };
 
 export interface RunningServer {
   url: string;
@@ -141,7 +152,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
 
   return new Promise((resolve) => {
-    const server = serve({ fetch: root.fetch, port: options.port, hostname }, (info) => {
+    const { headersMs, requestMs } = options.slowClientTimeouts ?? SLOW_CLIENT_TIMEOUTS;
+    // Checked every second (Node's default: every 30 s).
+    const serverOptions = { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: Math.min(1_000, headersMs) };
+    const server = serve({ fetch: root.fetch, port: options.port, hostname, serverOptions }, (info) => {
       resolve({
         url: `http://${urlHost(options.hostname)}:${info.port}`,
         db,

@@ -1,15 +1,17 @@
 // @vitest-environment node
 // What startServer serves besides the API: the built portal's files (a missing file is a 404, the
 // SPA fallback is for page routes only), the e-mail outbox (demo mode, on a loopback address only)
-// and the security headers on every answer; and the signing key it is given. Each test runs a real server on a free port against a
+// and the security headers on every answer; the signing key it is given; and how long it waits for
+// a slow client's request. Each test runs a real server on a free port against a
 // small dist/ folder of its own.
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { jwtVerify } from 'jose';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer, type ServerOptions } from './index.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SLOW_CLIENT_TIMEOUTS, startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 
@@ -249,5 +251,45 @@ describe('the signing key', () => {
     });
     const { access } = (await answer.json()) as { access: string };
     await expect(jwtVerify(access, new TextEncoder().encode(key))).resolves.toBeTruthy();
+  });
+});
+
+/** Sends `text` on a connection of its own and reads until the server closes it: what came back, and after how long. */
+function sendAndWait(base: string, text: string): Promise<{ answer: string; ms: number }> {
+  const { hostname, port } = new URL(base);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
+    // Held open longer than any timeout under test: the server did not let go.
+    setTimeout(() => socket.destroy(new Error('still open after 5 s')), 5_000).unref();
+  });
+}
+
+describe('slow clients', () => {
+  it('are answered 408 and let go when the headers, or the whole request, take too long, with no server error logged', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { base } = await serve({ slowClientTimeouts: { headersMs: 400, requestMs: 1_200 } });
+    const headers = await sendAndWait(base, 'GET /api/v2/affiliates/ HTTP/1.1\r\nHost: localhost\r\n');
+    expect(headers.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(headers.ms).toBeLessThan(1_200 + 1_000);
+    const body = await sendAndWait(
+      base,
+      'POST /api/v2/token/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username"',
+    );
+    expect(body.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(body.ms).toBeGreaterThanOrEqual(1_200 - 100);
+    // A client that sends its request at once is served as ever.
+    expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('wait 20 s for the headers and 60 s for the whole request unless told otherwise', () => {
+    expect(SLOW_CLIENT_TIMEOUTS).toEqual({ headersMs: 20_000, requestMs: 60_000 });
   });
 });
