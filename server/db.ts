@@ -60,10 +60,11 @@ CREATE TABLE IF NOT EXISTS outbox (
   created_at INTEGER NOT NULL
 );
 
--- Refresh tokens by jti: rotation revokes the old one, so a refresh token works once, and deletes
--- it once its successor is stored (the tokens name their chain): a chain keeps one row. family
--- names the chain a sign-in started (the jti of its first token; NULL: the token's own jti):
--- reusing a token revokes the whole chain.
+-- Refresh tokens by jti: a refresh token works once. Rotation deletes the row of a token that
+-- names its chain as its successor is stored (such a token is known by its chain's name if it
+-- comes back: a chain keeps one row), and revokes the row of one signed before chains were named,
+-- kept until it expires. family names the chain a sign-in started (the jti of its first token;
+-- NULL: the token's own jti): reusing a token revokes the whole chain.
 CREATE TABLE IF NOT EXISTS refresh_tokens (
   jti TEXT PRIMARY KEY,
   user_id INTEGER NOT NULL REFERENCES users(id),

@@ -38,6 +38,21 @@ function withoutExpiry(token: string): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(TEST_SECRET);
 }
 
+/** A refresh token as the server signed them before chains were named (no family claim), stored as it stored them. */
+async function unnamedToken(userId: number): Promise<string> {
+  const jti = 'unnamed-token';
+  const issuedAt = Math.floor(server.clock.now() / 1000);
+  const token = await new SignJWT({ token_type: 'refresh', jti, user_id: userId, is_2fa_verified: false, auth_time: issuedAt })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + 24 * 60 * 60)
+    .sign(TEST_SECRET);
+  server.db
+    .prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at, family) VALUES (?, ?, ?, ?)')
+    .run(jti, userId, (issuedAt + 24 * 60 * 60) * 1000, jti);
+  return token;
+}
+
 describe('a reused refresh token', () => {
   it('revokes every token of its chain: the successors stop working too', async () => {
     const first = await signIn(server, fx.users.parent.username, fx.users.parent.password);
@@ -47,6 +62,34 @@ describe('a reused refresh token', () => {
     // Someone replays the first token (stolen, say): refused, and the chain with it.
     expect((await refresh(first.refresh)).status).toBe(401);
     expect((await refresh(third.pair?.refresh ?? '')).status).toBe(401);
+  });
+
+  it('revokes the chain even while the chain is held to its limit: a reuse is never answered 429', async () => {
+    const stolen = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    // The thief rotates the stolen token up to the chain's limit.
+    let token = stolen.refresh;
+    for (let rotation = 1; rotation <= 30; rotation++) token = (await refresh(token)).pair?.refresh ?? '';
+    expect((await postApi(server, 'token/refresh/', { refresh: token })).status).toBe(429);
+    // The owner comes back with the token it had: the reuse is noticed, and the thief's token dies.
+    expect((await refresh(stolen.refresh)).status).toBe(401);
+    server.clock.advance(60_000);
+    expect((await refresh(token)).status).toBe(401);
+  });
+
+  it('revokes the chain when two use the same token at once: one new pair, and it is revoked', async () => {
+    const pair = await signIn(server, fx.users.parent.username, fx.users.parent.password);
+    const answers = await Promise.all([refresh(pair.refresh), refresh(pair.refresh)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    const winner = answers.find((answer) => answer.status === 200)?.pair?.refresh ?? '';
+    expect((await refresh(winner)).status).toBe(401);
+  });
+
+  it('revokes the chain of a token signed before chains were named, when it comes back after its rotation', async () => {
+    const old = await unnamedToken(fx.users.parent.id);
+    const next = await refresh(old);
+    expect(next.status).toBe(200);
+    expect((await refresh(old)).status).toBe(401);
+    expect((await refresh(next.pair?.refresh ?? '')).status).toBe(401);
   });
 
   it('leaves the chains of other sign-ins alone', async () => {

@@ -4,9 +4,10 @@
 // pair keeps the old one's verification; a token used twice (stolen, one of the two users is not
 // its owner) revokes its whole chain. A chain ends 30 days after its sign-in however often it
 // rotates: a stolen refresh token its owner never comes back to race lasts no longer. A chain
-// keeps one stored token, its latest: each refresh token names its chain, so that an earlier one,
-// no longer stored, still revokes the chain when it comes back, and rotating a chain without end
-// does not grow the database.
+// keeps one stored token, its latest: each refresh token names its chain, and its row goes as it
+// is redeemed, so that an earlier one, no longer stored, still revokes the chain when it comes
+// back, and rotating a chain without end does not grow the database. (Tokens signed before chains
+// were named keep their rows, revoked, until they expire.)
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -58,15 +59,15 @@ export const MIN_SECRET_BYTES = 32;
 export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
 
 export interface TokenService {
-  /** A new pair; its refresh token continues `chain` (a rotation) or starts one (a sign-in). */
-  issue(user: UserRow, verified: boolean, chain?: RefreshChain): Promise<TokenPair>;
+  /** A sign-in's pair, starting a chain. */
+  issue(user: UserRow, verified: boolean): Promise<TokenPair>;
   verifyAccess(token: string): Promise<AccessTokenClaims>;
   /**
-   * Checks and revokes a refresh token; answers its user id, verification and chain. `admit` is
-   * told of the chain of a genuine token before it is redeemed (or its reuse noticed), and may
-   * refuse by throwing.
+   * Redeems a refresh token for a new pair of its chain, for the user `userOf` finds (401
+   * without one). `admit` is told of the chain of the chain's current token before its pair is
+   * made, and may refuse by throwing: a token redeemed before never gets that far.
    */
-  redeemRefresh(token: string, admit?: (family: string) => void): Promise<{ userId: number; verified: boolean; chain: RefreshChain }>;
+  rotate(token: string, options: { admit?: (family: string) => void; userOf: (id: number) => UserRow | undefined }): Promise<TokenPair>;
 }
 
 export interface TokenOptions {
@@ -76,17 +77,24 @@ export interface TokenOptions {
   refreshLifetimeSeconds: number;
 }
 
+/** A pair signed and its refresh token's row, not stored yet. */
+interface SignedPair extends TokenPair {
+  row: { jti: string; userId: number; expiresAt: number; family: string };
+}
+
 export function createTokenService(db: Db, options: TokenOptions): TokenService {
   const { secret, now, accessLifetimeSeconds, refreshLifetimeSeconds } = options;
   const nowSeconds = () => Math.floor(now() / 1000);
   const storeRefresh = db.prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at, family) VALUES (?, ?, ?, ?)');
-  const findRefresh = db.prepare<[string], { family: string | null }>('SELECT family FROM refresh_tokens WHERE jti = ?');
-  const revokeRefresh = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
+  const findRefresh = db.prepare<[string], { family: string | null; revoked_at: number | null }>(
+    'SELECT family, revoked_at FROM refresh_tokens WHERE jti = ?',
+  );
+  // A token that names its chain is found by that name if it comes back: its row goes as it is redeemed.
+  const deleteLive = db.prepare('DELETE FROM refresh_tokens WHERE jti = ? AND revoked_at IS NULL');
+  // A token signed before chains were named keeps its row, revoked, until it expires.
+  const revokeLive = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
   // A token stored before chains were kept (family NULL) heads a chain named by its jti.
   const revokeFamily = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE (family = ? OR jti = ?) AND revoked_at IS NULL');
-  // Once its successor is stored, a redeemed token's row is not needed: the token names its chain.
-  // Rows stored without a chain name stay until they expire, as their tokens name none.
-  const dropRedeemed = db.prepare('DELETE FROM refresh_tokens WHERE family = ? AND revoked_at IS NOT NULL AND jti <> ?');
 
   const sign = (claims: Record<string, unknown>, lifetime: number) =>
     new SignJWT(claims)
@@ -106,36 +114,47 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
     }
   }
 
+  /** A pair for `user` in `chain` (a new one: the refresh token's own jti names it). */
+  async function signPair(user: UserRow, verified: boolean, chain?: RefreshChain): Promise<SignedPair> {
+    const refreshJti = randomUUID();
+    const signedInAt = chain?.signedInAt ?? nowSeconds();
+    const family = chain?.family ?? refreshJti;
+    // Never past the chain's end: its last token expires with it.
+    const refreshLifetime = Math.min(refreshLifetimeSeconds, signedInAt + SESSION_MAX_SECONDS - nowSeconds());
+    const access = await sign(
+      {
+        token_type: 'access',
+        jti: randomUUID(),
+        user_id: user.id,
+        username: user.username,
+        sub: String(user.id),
+        ...(user.twofa_method ? { '2fa_method': user.twofa_method } : {}),
+        is_2fa_verified: verified,
+        affiliate_id: user.affiliate_id,
+        is_superuser: user.is_superuser === 1,
+      },
+      accessLifetimeSeconds,
+    );
+    const refresh = await sign(
+      { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt, family },
+      refreshLifetime,
+    );
+    return { access, refresh, row: { jti: refreshJti, userId: user.id, expiresAt: (nowSeconds() + refreshLifetime) * 1000, family } };
+  }
+
+  const store = ({ row }: SignedPair) => storeRefresh.run(row.jti, row.userId, row.expiresAt, row.family);
+
+  /** A token used again: two holders, one of them not the owner. The chain is revoked, its latest token too. */
+  function reused(family: string): never {
+    revokeFamily.run(now(), family, family);
+    throw tokenNotValid('Token is blacklisted');
+  }
+
   return {
-    async issue(user, verified, chain) {
-      const refreshJti = randomUUID();
-      const signedInAt = chain?.signedInAt ?? nowSeconds();
-      // Never past the chain's end: its last token expires with it.
-      const refreshLifetime = Math.min(refreshLifetimeSeconds, signedInAt + SESSION_MAX_SECONDS - nowSeconds());
-      const access = await sign(
-        {
-          token_type: 'access',
-          jti: randomUUID(),
-          user_id: user.id,
-          username: user.username,
-          sub: String(user.id),
-          ...(user.twofa_method ? { '2fa_method': user.twofa_method } : {}),
-          is_2fa_verified: verified,
-          affiliate_id: user.affiliate_id,
-          is_superuser: user.is_superuser === 1,
-        },
-        accessLifetimeSeconds,
-      );
-      const family = chain?.family ?? refreshJti;
-      const refresh = await sign(
-        { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt, family },
-        refreshLifetime,
-      );
-      db.transaction(() => {
-        storeRefresh.run(refreshJti, user.id, (nowSeconds() + refreshLifetime) * 1000, family);
-        if (chain) dropRedeemed.run(family, refreshJti);
-      })();
-      return { access, refresh };
+    async issue(user, verified) {
+      const pair = await signPair(user, verified);
+      store(pair);
+      return { access: pair.access, refresh: pair.refresh };
     },
 
     async verifyAccess(token) {
@@ -144,25 +163,37 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       return payload as unknown as AccessTokenClaims;
     },
 
-    async redeemRefresh(token, admit) {
+    async rotate(token, { admit, userOf }) {
       const payload = await verify(token, 'Token is invalid or expired');
       const claims = payload as unknown as RefreshTokenClaims;
       if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
-      const stored = findRefresh.get(claims.jti);
       const named = typeof claims.family === 'string' ? claims.family : undefined;
-      if (!stored && named === undefined) throw tokenNotValid('Token is blacklisted');
-      const family = stored?.family ?? named ?? claims.jti;
-      admit?.(family);
-      // Revoking and checking in one statement: a refresh token is redeemed at most once. A second
-      // use means two holders, one of them not the owner: the chain is revoked, successors too.
-      // A genuine token of the chain that is no longer stored was redeemed before: the same.
-      if (!stored || revokeRefresh.run(now(), claims.jti).changes !== 1) {
-        revokeFamily.run(now(), family, family);
+      const stored = findRefresh.get(claims.jti);
+      // Not stored: a genuine token of a named chain was redeemed before; any other is unknown.
+      if (!stored) {
+        if (named !== undefined) reused(named);
         throw tokenNotValid('Token is blacklisted');
       }
+      const family = stored.family ?? named ?? claims.jti;
+      // Revoked: redeemed before (a token that names no chain), or its chain was revoked.
+      if (stored.revoked_at !== null) reused(family);
+      // Only the chain's current token is held to the chain's limit: a reuse is never held back.
+      admit?.(family);
+      const user = userOf(claims.user_id);
+      if (!user) throw detail(401, 'User not found');
       // A token signed before chains kept their sign-in time counts from its own issue.
       const signedInAt = typeof claims.auth_time === 'number' ? claims.auth_time : claims.iat;
-      return { userId: claims.user_id, verified: claims.is_2fa_verified === true, chain: { family, signedInAt } };
+      const pair = await signPair(user, claims.is_2fa_verified === true, { family, signedInAt });
+      // The redeeming and the successor in one transaction: a token is redeemed once, and a reuse
+      // noticed meanwhile finds the successor stored, to revoke it.
+      const redeemed = db.transaction(() => {
+        const redeem = named !== undefined ? deleteLive.run(claims.jti) : revokeLive.run(now(), claims.jti);
+        if (redeem.changes !== 1) return false;
+        store(pair);
+        return true;
+      })();
+      if (!redeemed) reused(family);
+      return { access: pair.access, refresh: pair.refresh };
     },
   };
 }

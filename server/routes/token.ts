@@ -28,8 +28,8 @@ const ADDRESS_FAILURE_LIMIT: Limit = { count: 50, windowMs: 15 * MINUTE };
 const SIGN_IN_LIMIT: Limit = { count: 30, windowMs: 15 * MINUTE };
 /**
  * Refreshes per chain: a session refreshes once in its access token's lifetime (minutes), so 30 a
- * minute is far more than any client needs, and a script that holds a token cannot make the
- * server sign and store tokens in a loop.
+ * minute is far more than any client needs, and a script that holds a token makes the server sign
+ * no more than that.
  */
 const REFRESH_LIMIT: Limit = { count: 30, windowMs: MINUTE };
 
@@ -66,14 +66,12 @@ export function tokenRoutes(ctx: ServerContext) {
 
   app.post('/token/refresh/', async (c) => {
     const { refresh } = await readBody(c, refreshBody);
-    const { userId, verified, chain } = await ctx.tokens.redeemRefresh(refresh, (family) => {
+    const admit = (family: string) => {
       const key = `refresh:${family}`;
       ctx.throttle.check(key, REFRESH_LIMIT);
       ctx.throttle.record(key);
-    });
-    const user = findUserById(ctx.db, userId);
-    if (!user) throw detail(401, 'User not found');
-    return c.json(await ctx.tokens.issue(user, verified, chain));
+    };
+    return c.json(await ctx.tokens.rotate(refresh, { admit, userOf: (id) => findUserById(ctx.db, id) }));
   });
 
   app.post('/token/send-email/', partial, (c) => {
