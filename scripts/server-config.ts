@@ -40,7 +40,7 @@ function signingKey(env: Env): string | undefined {
   if (bytes < MIN_SECRET_BYTES) {
     throw new Error(
       `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (it has ${bytes}): a shorter HS256 key can be guessed from any token; ` +
-        `make one with \`openssl rand -hex 32\`, or leave JWT_SECRET unset to have one made and kept in the database.`,
+        `make one of random bytes with \`openssl rand -hex 32\`, or leave JWT_SECRET unset to have one made and kept in the database.`,
     );
   }
   return key;

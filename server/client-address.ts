@@ -38,7 +38,8 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
 /** The address of an X-Forwarded-For entry, without brackets or a port; null for what is not an IP address. */
 function forwardedAddress(entry: string): string | null {
   const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(entry);
-  // A bare IPv6 address ends in a group, not a port: only IPv4 loses a ':digits' end.
+  // A bare IPv6 address ends in a group, not a port: only what is not IPv6 as it stands (IPv4,
+  // or IPv6 ending in an IPv4 part) loses a ':digits' end.
   const address = bracketed ? bracketed[1]! : isIPv6(entry) ? entry : entry.replace(/:\d+$/, '');
   return isIPv4(address) || isIPv6(address) ? address : null;
 }

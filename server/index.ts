@@ -45,7 +45,7 @@ export interface ServerOptions {
  * A request's headers must come within 20 s, and the whole request (a body is at most 64 KiB)
  * within 60 s: a client that opens connections and sends a little now and then (slowloris) holds
  * each for no longer, not for Node's 60 and 300 s. A connection that sends nothing counts from its
- * opening: 20 s leaves a browser's unused connection, which it closes itself after 10 s, alone.
+ * opening: 20 s leaves Chromium's unused connections, which it closes itself after 10 s, alone.
  * Answers are not limited: a long list may take longer to read on a slow link.
  */
 export const SLOW_CLIENT_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000 };

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { jwtVerify } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SLOW_CLIENT_TIMEOUTS, startServer, type RunningServer, type ServerOptions } from './index.ts';
+import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 
@@ -273,23 +273,20 @@ function sendAndWait(base: string, text: string): Promise<{ answer: string; ms: 
 describe('slow clients', () => {
   it('are answered 408 and let go when the headers, or the whole request, take too long, with no server error logged', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { base } = await serve({ slowClientTimeouts: { headersMs: 400, requestMs: 1_200 } });
+    const { base } = await serve({ slowClientTimeouts: { headersMs: 400, requestMs: 2_400 } });
+    // Let go for its headers, long before the whole request's time is up.
     const headers = await sendAndWait(base, 'GET /api/v2/affiliates/ HTTP/1.1\r\nHost: localhost\r\n');
     expect(headers.answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(headers.ms).toBeLessThan(1_200 + 1_000);
+    expect(headers.ms).toBeLessThan(2_000);
     const body = await sendAndWait(
       base,
       'POST /api/v2/token/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username"',
     );
     expect(body.answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(body.ms).toBeGreaterThanOrEqual(1_200 - 100);
+    expect(body.ms).toBeGreaterThanOrEqual(2_400 - 100);
     // A client that sends its request at once is served as ever.
     expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
-  });
-
-  it('wait 20 s for the headers and 60 s for the whole request unless told otherwise', () => {
-    expect(SLOW_CLIENT_TIMEOUTS).toEqual({ headersMs: 20_000, requestMs: 60_000 });
   });
 });
