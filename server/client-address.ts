@@ -15,7 +15,7 @@ interface SocketBindings {
 /** An address shared by requests whose peer is not known (in-process calls). */
 export const UNKNOWN_ADDRESS = 'unknown';
 /** An address shared by requests whose forwarded entry is not an address: varying it gets nobody a new allowance. */
-export const UNREADABLE_FORWARDED = 'forwarded:unreadable';
+const UNREADABLE_FORWARDED = 'forwarded:unreadable';
 
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {

@@ -2,9 +2,10 @@
 // a page ahead of what the answer's reader has taken (compressAnswers takes the first megabyte
 // before anything leaves), so that a client reading the list as it streams (the portal's dashboard
 // does) works on it long before the last row is read (reading all of 100,000 payment events first
-// kept the first byte back some 270 ms), and the server never holds a long list's rows at once. Each page is read after the last row
-// sent (created, then id): no row is sent twice, none that was there when the answer began is
-// left out, and a row written meanwhile is in it only if it sorts after the rows already sent.
+// kept the first byte back some 270 ms), and the server never holds a long list's rows at once.
+// Each page is read after the last row sent (created, then id): no row is sent twice, none that
+// was there when the answer began is left out, and a row written meanwhile is in it only if it
+// sorts after the rows already sent.
 
 /** Rows per page: some 270 KB of payment events, a few milliseconds of the event loop each. */
 export const PAGE_ROWS = 1_000;

@@ -47,7 +47,7 @@ export interface TokenPair {
 }
 
 /** A refresh chain: the name of its tokens' family, and when its sign-in was (seconds). */
-export interface RefreshChain {
+interface RefreshChain {
   family: string;
   signedInAt: number;
 }
