@@ -280,6 +280,40 @@ describe('the Sales Dashboard', () => {
     });
   });
 
+  it("fades the last range's figures while another range loads, and shows the new ones at full strength", async () => {
+    const p = await openDashboard();
+    await dashboardShown(p);
+    const previous = expectedRange('previous');
+    // Previous Month's payment events wait until the faded figures have been seen.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await p.route(
+      (url) => url.pathname.endsWith('/payment_events/') && url.searchParams.get('start') === previous.start,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    const strength = () => summary(p).evaluate((element) => Number(getComputedStyle(element).opacity));
+    expect(await strength()).toBe(1);
+
+    await p.getByLabel('Date range').selectOption({ label: 'Previous Month' });
+    await expectVisible(p, SCREEN, loadingSales(p).first(), "'Loading sales...' while Previous Month loads");
+    await step(p, SCREEN, "the last range's stat boxes faded under 'Loading sales...'", () =>
+      poll('the stat boxes to fade', async () => ((await strength()) <= 0.5 ? true : undefined)),
+    );
+    const lastChart = p.getByRole('region', { name: expectedRange('last30').title, exact: true });
+    await step(p, SCREEN, "the last range's chart faded too", async () =>
+      expect(await lastChart.evaluate((element) => Number(getComputedStyle(element).opacity))).toBeLessThanOrEqual(0.5),
+    );
+
+    answer();
+    await chartTitleShown(p, previous, 'Previous Month');
+    await step(p, SCREEN, "Previous Month's stat boxes at full strength", () =>
+      poll('the stat boxes to come back', async () => ((await strength()) === 1 ? true : undefined)),
+    );
+  });
+
   it('selects a day with a click or Enter on a bar, and clears it', async () => {
     const p = await openDashboard();
     await dashboardShown(p);

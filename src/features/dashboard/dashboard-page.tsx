@@ -188,6 +188,10 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
     navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
   };
 
+  // A new range loads (its lists, then its figures): the last range's stay, faded under a loading
+  // line. Another day of the range is answered too soon for either.
+  const updating = current === null && (request === null || !sameRange(request, derived.shown));
+
   const title = name ? `${name} Sales Dashboard` : 'Sales Dashboard';
   useDocumentTitle(title);
 
@@ -230,9 +234,8 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         (dashboard === null ? (
           <Spinner label="Loading sales..." />
         ) : (
-          <div className="dashboard__content" aria-busy={current === null}>
-            {/* A new range loads: its lists, then its figures. Another day of the range is answered too soon for a spinner. */}
-            {current === null && (request === null || !sameRange(request, derived.shown)) && (
+          <div className={updating ? 'dashboard__content dashboard__content--updating' : 'dashboard__content'} aria-busy={current === null}>
+            {updating && (
               <div className="dashboard__updating">
                 <Spinner label="Loading sales..." />
               </div>
