@@ -38,4 +38,13 @@ describe('the custom range’s date inputs', () => {
     rerender('2026-10-05');
     expect(start).toHaveValue('2026-10-05');
   });
+
+  it('say how a range whose end date is before its start date is read, and nothing once it is in order', () => {
+    const { rerender } = renderCustomRange('2026-11-10', '2026-11-01');
+    const note = 'The end date is before the start date: the days between them are shown.';
+    expect(screen.getByText(note)).toBeInTheDocument();
+    rerender('2026-10-25');
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    expect(screen.queryByText('Until both days are chosen, the current month is shown.')).not.toBeInTheDocument();
+  });
 });

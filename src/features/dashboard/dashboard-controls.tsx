@@ -90,6 +90,10 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
           {(!customStart || !customEnd) && (
             <p className="dashboard-custom-range__hint">Until both days are chosen, the current month is shown.</p>
           )}
+          {/* Days as 'yyyy-MM-dd' compare as text. The range is read the other way round. */}
+          {customStart && customEnd && customEnd < customStart && (
+            <p className="dashboard-custom-range__hint">The end date is before the start date: the days between them are shown.</p>
+          )}
         </div>
       )}
     </>
