@@ -73,7 +73,8 @@ export function affiliateRoutes(ctx: ServerContext) {
     const { email, password, invite_id } = await readBody(c, registerBody);
     const invite = findOpenInvite(invite_id);
     if (!invite) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
-    const taken = () => ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?').get(email, email) !== undefined;
+    const account = ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?');
+    const taken = () => account.get(email, email) !== undefined;
     const emailTaken = () => fieldErrors({ email: ['A user with that email already exists.'] });
     if (taken()) throw emailTaken();
     const passwordHash = await hashPassword(password);
