@@ -1,6 +1,6 @@
 // The auth machine's side effects, built from what the session gives them: the sign-in calls,
 // token storage, the dataLayer, and the QR code renderer. Tests pass their own.
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { AuthApi } from '../src/api/auth.ts';
 import type { RefreshResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
@@ -22,6 +22,8 @@ export interface AuthDependencies {
   loadQrCode: () => Promise<void>;
   /** Refreshes the session; api.refresh unless the session coordinates refreshes across tabs. */
   refresh?: (refresh: string) => Promise<RefreshResponse>;
+  /** Calls back when the browser is online again or the tab becomes visible; answers the unsubscribe. */
+  watchConnection?: (onBack: () => void) => () => void;
 }
 
 export function provideAuth(deps: AuthDependencies) {
@@ -37,11 +39,18 @@ export function provideAuth(deps: AuthDependencies) {
       verifyTotp: fromPromise(({ input }) => deps.api.verifyTotp(input.code)),
       verifyEmailCode: fromPromise(({ input }) => deps.api.verifyEmailCode(input.code)),
       tokenRefresh: tokenRefreshMachine.provide({
-        actors: { refreshToken: fromPromise(({ input }) => (deps.refresh ?? deps.api.refresh)(input.refresh)) },
+        actors: {
+          refreshToken: fromPromise(({ input }) => (deps.refresh ?? deps.api.refresh)(input.refresh)),
+          watchConnection: fromCallback(({ sendBack }) => deps.watchConnection?.(() => sendBack({ type: 'CONNECTION.BACK' }))),
+        },
       }),
     },
     actions: {
       persistToken: ({ context }) => deps.saveToken(context.token),
+      // Sent and forgotten: a server without the endpoint (404), or none reached, changes nothing for the user.
+      revokeSession: ({ context }) => {
+        if (context.token) deps.api.blacklist(context.token.refresh).catch(() => {});
+      },
       track: (_, params) => deps.track(params),
     },
   });

@@ -8,6 +8,7 @@
 //   emailVerification    a code sent on entry (again on Retry), then 'Check Your Email' beside the resend wait
 //   authenticated        restoring (an expired token waits for its refresh), active; the token refresh and
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
+// Logout, and Back with a partial token, also ask the server to revoke the refresh token.
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
@@ -17,6 +18,7 @@ import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
 import { throttledForSeconds } from '../src/domain/resend-wait.ts';
+import { serverClock } from '../src/domain/server-clock.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 import {
@@ -77,7 +79,7 @@ export const authMachine = setup({
     needsTwoFactorSetup: gateIs('setupRequired'),
     needsTotpCode: gateIs('totpCode'),
     needsEmailCode: gateIs('emailCode'),
-    isAccessExpired: ({ context }) => context.token === null || isExpired(context.token.access, Date.now()),
+    isAccessExpired: ({ context }) => context.token === null || isExpired(context.token.access, serverClock.now()),
     isCodeBlank: ({ event }) => codeOf(event) === '',
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
@@ -91,6 +93,8 @@ export const authMachine = setup({
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
     persistToken: () => {},
+    /** Asks the server to revoke context.token's refresh token, without waiting; provided by the session. */
+    revokeSession: () => {},
     /** Pushes an analytics event to the dataLayer; provided by the session. */
     track: (_, _params: Record<string, unknown>) => {},
     storeLogin: assign({ token: (_, output: TokenPair & { username: string }) => output, error: null }),
@@ -138,10 +142,10 @@ export const authMachine = setup({
   context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0 }),
   initial: 'routing',
   on: {
-    BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
+    BACK: { target: '.signedOut', actions: ['revokeSession', 'clearSession', 'persistToken'] },
     LOGOUT: {
       target: '.signedOut',
-      actions: ['clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
+      actions: ['revokeSession', 'clearSession', 'persistToken', { type: 'track', params: { event: 'logout' } }, clearTrackedUser],
     },
     'STORAGE.CHANGED': [
       // Another tab signed out while this one waits for an e-mailed code: its sign-in has expired.

@@ -2,9 +2,10 @@
 // time, and what the parent hears. The machine runs as the child of a tiny parent (it talks to its
 // parent with sendParent), with fake timers faking Date.now too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import { createActor, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
 import { ApiError } from '../src/api/client.ts';
+import { serverClock } from '../src/domain/server-clock.ts';
 import { expiresIn, makeAccessToken, makeTokenPair, verifiedClaims } from '../tests/utils/tokens.ts';
 import { tokenRefreshMachine, type TokenRefreshEvent, type TokenRefreshParentEvent } from './token-refresh.ts';
 
@@ -22,6 +23,8 @@ interface Harness {
   heard: TokenRefreshParentEvent[];
   child(): ActorRefFrom<typeof tokenRefreshMachine>;
   send(event: TokenRefreshEvent): void;
+  /** The browser says the connection is back (online again, or the tab visible); false while nothing listens. */
+  connectionBack(): boolean;
   stop(): void;
 }
 
@@ -36,9 +39,17 @@ function start(tokens: TokenPair, answer: (call: number) => Promise<RefreshRespo
     calls.push(input.refresh);
     return answer(calls.length);
   });
+  let back: (() => void) | null = null;
+  const watchConnection = fromCallback(({ sendBack }) => {
+    const own = () => sendBack({ type: 'CONNECTION.BACK' });
+    back = own;
+    return () => {
+      if (back === own) back = null;
+    };
+  });
   const parent = setup({
     types: { events: {} as TokenRefreshParentEvent },
-    actors: { tokenRefresh: tokenRefreshMachine.provide({ actors: { refreshToken } }) },
+    actors: { tokenRefresh: tokenRefreshMachine.provide({ actors: { refreshToken, watchConnection } }) },
     actions: { record: ({ event }) => void heard.push(event) },
   }).createMachine({
     invoke: { id: 'tokenRefresh', src: 'tokenRefresh', input: { tokens } },
@@ -46,7 +57,18 @@ function start(tokens: TokenPair, answer: (call: number) => Promise<RefreshRespo
   });
   const actor = createActor(parent).start();
   const child = () => actor.getSnapshot().children.tokenRefresh as ActorRefFrom<typeof tokenRefreshMachine>;
-  return { calls, heard, child, send: (event) => child().send(event), stop: () => actor.stop() };
+  return {
+    calls,
+    heard,
+    child,
+    send: (event) => child().send(event),
+    connectionBack: () => {
+      const listening = back;
+      listening?.();
+      return listening !== null;
+    },
+    stop: () => actor.stop(),
+  };
 }
 
 /** Lets the refresh call's promise settle without moving the clock. */
@@ -176,25 +198,62 @@ describe('a failed refresh', () => {
     expect(harness.child().getSnapshot().value).toBe('failed');
   });
 
-  it('tries again after 1 s, 2 s and 4 s when the server cannot be reached, then ends the session', async () => {
+  it('keeps the session while the server cannot be reached: tries again after 1 s doubling to at most 30 s, for as long as it takes', async () => {
     const unreachable = new ApiError('Network Error: the server could not be reached.', 'network');
     harness = start(tokensWith(30), () => Promise.reject(unreachable));
     await settle();
     expect(harness.calls).toHaveLength(1);
 
-    for (const [wait, calls] of [
-      [1, 2],
-      [2, 3],
-      [4, 4],
-    ] as const) {
+    for (const [index, wait] of [1, 2, 4, 8, 16, 30, 30, 30].entries()) {
       await vi.advanceTimersByTimeAsync(wait * SECOND - 1);
-      expect(harness.calls).toHaveLength(calls - 1);
-      expect(harness.heard).toEqual([]);
+      expect(harness.calls).toHaveLength(index + 1);
       await vi.advanceTimersByTimeAsync(1);
-      expect(harness.calls).toHaveLength(calls);
+      expect(harness.calls).toHaveLength(index + 2);
     }
 
-    expect(harness.heard).toEqual([{ type: 'SESSION.EXPIRED', message: unreachable.message }]);
+    // Ten minutes on, still waiting for the connection: nobody was signed out.
+    await vi.advanceTimersByTimeAsync(10 * 60 * SECOND);
+    expect(harness.heard).toEqual([]);
+    expect(harness.child().getSnapshot().value).toBe('waitingForConnection');
+  });
+
+  it('tries again at once when the connection is back, not waiting for the next try', async () => {
+    const rotated = tokensWith(600, 'refresh-2');
+    let online = false;
+    harness = start(tokensWith(30), () =>
+      online ? Promise.resolve(rotated) : Promise.reject(new ApiError('Network Error: the server could not be reached.', 'network')),
+    );
+    await settle();
+    await vi.advanceTimersByTimeAsync((1 + 2 + 4 + 8) * SECOND);
+    await settle();
+    expect(harness.calls).toHaveLength(5);
+
+    online = true;
+    expect(harness.connectionBack()).toBe(true);
+    await settle();
+
+    expect(harness.calls).toHaveLength(6);
+    expect(harness.heard).toEqual([{ type: 'TOKEN.REFRESHED', tokens: rotated }]);
+    expect(harness.child().getSnapshot().value).toBe('scheduled');
+    // Once refreshed, the connection's news is not listened to.
+    expect(harness.connectionBack()).toBe(false);
+  });
+
+  it('ends the session quietly once the refresh token has expired while the server could not be reached', async () => {
+    const refresh = makeAccessToken({ exp: expiresIn(20) });
+    harness = start(tokensWith(30, refresh), () =>
+      Promise.reject(new ApiError('Network Error: the server could not be reached.', 'network')),
+    );
+    await settle();
+
+    // Tries at 1, 3, 7 and 15 s; the one at 31 s, after the refresh token expired, is the last.
+    await vi.advanceTimersByTimeAsync(15 * SECOND);
+    expect(harness.calls).toHaveLength(5);
+    expect(harness.heard).toEqual([]);
+
+    await vi.advanceTimersByTimeAsync(16 * SECOND);
+    expect(harness.calls).toHaveLength(6);
+    expect(harness.heard).toEqual([{ type: 'SESSION.EXPIRED', message: null }]);
     expect(harness.child().getSnapshot().value).toBe('failed');
   });
 
@@ -208,6 +267,43 @@ describe('a failed refresh', () => {
 
     expect(harness.calls).toHaveLength(3);
     expect(harness.heard).toEqual([{ type: 'TOKEN.REFRESHED', tokens: rotated }]);
+    expect(harness.child().getSnapshot().value).toBe('scheduled');
+  });
+});
+
+describe("on the server's clock, not the device's", () => {
+  /** A token the server issued at `serverNow` (ms) with `lifetime` seconds, arriving now on a device clock `skew` seconds off. */
+  function arrivedWithSkew(skew: number, lifetime: number): TokenPair {
+    const serverNow = Date.now() - skew * SECOND;
+    const iat = Math.floor(serverNow / 1000);
+    const pair = makeTokenPair({ ...verifiedClaims(), iat, exp: iat + lifetime });
+    serverClock.learn(pair.access);
+    return pair;
+  }
+
+  it.each([
+    ['10 minutes fast', 600],
+    ['10 minutes slow', -600],
+  ])('with the device clock %s, a 5-minute token is refreshed 60 s before it expires on the server', async (_, skew) => {
+    harness = start(arrivedWithSkew(skew, 300), never);
+    await settle();
+    expect(harness.child().getSnapshot().value).toBe('scheduled');
+
+    await vi.advanceTimersByTimeAsync(239 * SECOND);
+    expect(harness.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1 * SECOND);
+    expect(harness.calls).toHaveLength(1);
+  });
+
+  it('with a fast device clock, a refreshed token is not refreshed again at once', async () => {
+    const skew = 600;
+    harness = start(arrivedWithSkew(skew, 300), (call) => Promise.resolve(arrivedWithSkew(skew, 300 + call)));
+    await vi.advanceTimersByTimeAsync(240 * SECOND);
+    expect(harness.calls).toHaveLength(1);
+
+    // Forty seconds later: one refresh, not a loop of them.
+    await vi.advanceTimersByTimeAsync(40 * SECOND);
+    expect(harness.calls).toHaveLength(1);
     expect(harness.child().getSnapshot().value).toBe('scheduled');
   });
 });

@@ -1,16 +1,21 @@
 // Token refresh scheduling: the access token is refreshed 60 s before it expires; a child of the
-// auth machine while a verified session lasts. States:
-//   checking    with under 60 s left, or expired, refresh at once; otherwise schedule
-//   scheduled   waiting until 60 s before expiry (or until a request meets a 401)
-//   refreshing  the one refresh call in flight; a missing new refresh token keeps the old one
-//   retrying    the server could not be reached: try again after 1 s, 2 s, 4 s
-//   failed      the refresh failed (an HTTP error, or unreachable after 3 retries): the parent
-//               clears the token and returns to login
-import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+// auth machine while a verified session lasts. Expiry is read on the server's clock as the portal
+// knows it (src/domain/server-clock.ts), never on the device's alone. States:
+//   checking              with under 60 s left, or expired, refresh at once; otherwise schedule
+//   scheduled             waiting until 60 s before expiry (or until a request meets a 401)
+//   refreshing            the one refresh call in flight; a missing new refresh token keeps the old one
+//   waitingForConnection  the refresh got no answer at all (offline, unreachable): the session stays,
+//                         and the refresh is tried again when the browser is online again or the tab
+//                         becomes visible, else after 1 s doubling to at most 30 s, for as long as
+//                         the refresh token may still be valid
+//   failed                the server answered the refresh with an HTTP error, or the refresh token
+//                         expired while unreachable: the parent clears the token and returns to login
+import { and, assertEvent, assign, fromCallback, fromPromise, sendParent, setup } from 'xstate';
 import { isUnauthorizedError } from '../src/api/client.ts';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
 import { msUntilRefresh } from '../src/domain/auth-token.ts';
-import { MAX_RETRIES, retryDelay } from '../src/domain/retry-policy.ts';
+import { LONGEST_WAIT_ATTEMPT, retryDelay } from '../src/domain/retry-policy.ts';
+import { serverClock, tokenTimes } from '../src/domain/server-clock.ts';
 
 /** After a refresh, the next one waits at least this long, even for a very short-lived token. */
 export const MIN_REFRESH_INTERVAL_MS = 5_000;
@@ -21,7 +26,7 @@ export interface TokenRefreshContext {
   tokens: TokenPair;
   /** Set after a refresh: the next one then waits at least MIN_REFRESH_INTERVAL_MS. */
   justRefreshed: boolean;
-  /** Retries of the refresh in flight that could not reach the server. */
+  /** Tries in a row of the refresh that got no answer. */
   retries: number;
 }
 
@@ -29,7 +34,9 @@ export type TokenRefreshEvent =
   /** A request met a 401: refresh now, unless a refresh is already in flight. */
   | { type: 'REFRESH.REQUEST' }
   /** The session has a new token from elsewhere (another tab). */
-  | { type: 'TOKEN.UPDATED'; tokens: TokenPair };
+  | { type: 'TOKEN.UPDATED'; tokens: TokenPair }
+  /** The browser is online again, or the tab became visible: worth trying the refresh again now. */
+  | { type: 'CONNECTION.BACK' };
 
 /** What the parent hears. */
 export type TokenRefreshParentEvent = { type: 'TOKEN.REFRESHED'; tokens: TokenPair } | { type: 'SESSION.EXPIRED'; message: string | null };
@@ -44,16 +51,23 @@ export const tokenRefreshMachine = setup({
     refreshToken: fromPromise<RefreshResponse, { refresh: string }>(() => {
       throw new Error('refreshToken is provided by the session');
     }),
+    /** Sends CONNECTION.BACK when the browser is online again or the tab becomes visible; the session gives the browser's. */
+    watchConnection: fromCallback(() => undefined),
   },
   guards: {
-    isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, Date.now()) <= 0,
-    /** No answer at all (no HTTP status), and retries left: an HTTP error answer is final. */
-    canRetryUnreachable: ({ context, event }) => context.retries < MAX_RETRIES && 'error' in event && isUnreachable(event.error),
+    isTokenExpiring: ({ context }) => msUntilRefresh(context.tokens.access, serverClock.now()) <= 0,
+    /** No answer at all (no HTTP status): an HTTP error answer is final. */
+    isUnreachable: ({ event }) => 'error' in event && isUnreachable(event.error),
+    /** The refresh token has not expired, or its expiry cannot be read: the server may still take it. */
+    mayRefreshStillWork: ({ context }) => {
+      const { exp } = tokenTimes(context.tokens.refresh);
+      return exp === null || exp * 1000 > serverClock.now();
+    },
   },
   delays: {
     refreshDelay: ({ context }) =>
       Math.min(
-        Math.max(msUntilRefresh(context.tokens.access, Date.now()), context.justRefreshed ? MIN_REFRESH_INTERVAL_MS : 0),
+        Math.max(msUntilRefresh(context.tokens.access, serverClock.now()), context.justRefreshed ? MIN_REFRESH_INTERVAL_MS : 0),
         MAX_TIMER_MS,
       ),
     retryDelay: ({ context }) => retryDelay(context.retries),
@@ -67,7 +81,8 @@ export const tokenRefreshMachine = setup({
       justRefreshed: true,
       retries: 0,
     }),
-    countRetry: assign({ retries: ({ context }) => context.retries + 1 }),
+    // Counted up to the try whose wait is the longest, 30 s: the waits stay at that from there on.
+    countRetry: assign({ retries: ({ context }) => Math.min(context.retries + 1, LONGEST_WAIT_ATTEMPT) }),
     storeUpdated: assign({
       tokens: ({ event }) => {
         assertEvent(event, 'TOKEN.UPDATED');
@@ -81,6 +96,8 @@ export const tokenRefreshMachine = setup({
       type: 'SESSION.EXPIRED',
       message: refreshFailureMessage(error),
     })),
+    /** The refresh token expired while the server was out of reach: the session ends quietly, as a 401 would end it. */
+    notifyLapsed: sendParent((): TokenRefreshParentEvent => ({ type: 'SESSION.EXPIRED', message: null })),
   },
 }).createMachine({
   id: 'tokenRefresh',
@@ -108,7 +125,8 @@ export const tokenRefreshMachine = setup({
           actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'notifyRefreshed'],
         },
         onError: [
-          { guard: 'canRetryUnreachable', target: 'retrying', actions: 'countRetry' },
+          { guard: and(['isUnreachable', 'mayRefreshStillWork']), target: 'waitingForConnection', actions: 'countRetry' },
+          { guard: 'isUnreachable', target: 'failed', actions: 'notifyLapsed' },
           {
             target: 'failed',
             actions: { type: 'notifyExpired', params: ({ event }: { event: { error: unknown } }) => event.error },
@@ -116,9 +134,11 @@ export const tokenRefreshMachine = setup({
         ],
       },
     },
-    retrying: {
+    waitingForConnection: {
       tags: ['pending'],
+      invoke: { id: 'connection', src: 'watchConnection' },
       after: { retryDelay: 'refreshing' },
+      on: { 'CONNECTION.BACK': 'refreshing' },
     },
     failed: { type: 'final' },
   },

@@ -6,6 +6,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterEach, beforeEach, vi, type MockInstance } from 'vitest';
+import { serverClock } from '../src/domain/server-clock.ts';
 
 // findBy* and waitFor wait for real work: a sign-in hashes a password at scrypt's real cost in the
 // in-process server, and a lazy screen is transformed on its first import. 1 s (the default) is
@@ -23,6 +24,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // What one test's tokens taught of the server's clock is not the next test's.
+  serverClock.set(0);
 
   const messages: string[] = [];
   for (const [method, spy] of spies) {

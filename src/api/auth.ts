@@ -38,6 +38,14 @@ export function createAuthApi(client: ApiClient) {
       });
     },
 
+    /**
+     * POST token/blacklist/: the server revokes the refresh token's chain, so that a sign-out ends
+     * the session there too. Kept alive through the page's unload.
+     */
+    blacklist(refresh: string): Promise<void> {
+      return client.request('token/blacklist/', { method: 'POST', auth: false, body: { refresh }, keepalive: true }).then(() => undefined);
+    },
+
     // The second factor's calls load on first use: /login does not need their code.
     setupTotp: () => twoFactor().then((api) => api.setupTotp()),
     confirmTotp: (token: string, deviceId: string) => twoFactor().then((api) => api.confirmTotp(token, deviceId)),

@@ -4,10 +4,9 @@
 import { jwtDecode } from 'jwt-decode';
 import * as z from 'zod/mini';
 import { accessClaimsSchema, type AccessClaims } from './access-claims.ts';
+import { REFRESH_LEAD_MS } from './server-clock.ts';
 
 export const TOKEN_STORAGE_KEY = 'auth_token';
-/** A token is refreshed 60 seconds before it expires. */
-export const REFRESH_LEAD_MS = 60_000;
 
 export const storedTokenSchema = z.object({ username: z.string(), access: z.string(), refresh: z.string() });
 export type StoredToken = z.infer<typeof storedTokenSchema>;
@@ -54,6 +53,7 @@ export function expiresAt(access: string): number {
   return claims ? claims.exp * 1000 : 0;
 }
 
+// `now` below is the server's clock as the portal knows it (server-clock.ts), never the device's alone.
 export function isExpired(access: string, now: number): boolean {
   return expiresAt(access) <= now;
 }

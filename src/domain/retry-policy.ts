@@ -8,3 +8,6 @@ export const RETRY_MAX_MS = 30_000;
 export function retryDelay(attempt: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
 }
+
+/** The first attempt whose wait is the longest: counting further changes nothing. */
+export const LONGEST_WAIT_ATTEMPT = Math.ceil(Math.log2(RETRY_MAX_MS / RETRY_BASE_MS)) + 1;

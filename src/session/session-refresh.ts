@@ -6,6 +6,7 @@ import type { provideAuth } from '../../machines/auth.actors.ts';
 import type { AuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/sign-in-schemas.ts';
 import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
+import { serverClock } from '../domain/server-clock.ts';
 import type { RotationLog } from './rotation-log.ts';
 
 export { browserRotationLog } from './rotation-log.ts';
@@ -69,7 +70,7 @@ export function refreshAcrossTabs(
     const start = stored !== null && stored.refresh !== refresh && gateFor(stored) === 'app' ? stored : own;
     const rotations = await rotationLog();
     const newest = await rotations.newest({ access: start.access, refresh: start.refresh });
-    if (newest.refresh !== refresh && msUntilRefresh(newest.access, Date.now()) > 0) return newest;
+    if (newest.refresh !== refresh && msUntilRefresh(newest.access, serverClock.now()) > 0) return newest;
     const spending = newest.refresh;
     const answer = await api.refresh(spending);
     const pair = { access: answer.access, refresh: answer.refresh ?? spending };

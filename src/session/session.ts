@@ -6,9 +6,10 @@ import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
 import { MIN_REFRESH_INTERVAL_MS } from '../../machines/token-refresh.ts';
-import { createAuthApi } from '../api/auth.ts';
+import { createAuthApi, type AuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
+import { serverClock } from '../domain/server-clock.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
@@ -45,6 +46,38 @@ export interface SessionOptions {
   locks?: Pick<LockManager, 'request'>;
   /** The clock of the auth machine's delays (the resend wait); tests pass a simulated one. */
   clock?: ActorOptions<AnyActorLogic>['clock'];
+  /** Calls back when the connection may be back (online again, the tab visible); the browser's by default. */
+  watchConnection?: (onBack: () => void) => () => void;
+}
+
+/** The browser is online again, or the tab became visible (a laptop woken, a tab brought back). */
+export function browserConnection(onBack: () => void): () => void {
+  const visible = () => {
+    if (document.visibilityState === 'visible') onBack();
+  };
+  window.addEventListener('online', onBack);
+  document.addEventListener('visibilitychange', visible);
+  return () => {
+    window.removeEventListener('online', onBack);
+    document.removeEventListener('visibilitychange', visible);
+  };
+}
+
+/** The sign-in calls, each token they bring telling the server's clock as it arrives. */
+function learningServerClock(api: AuthApi): AuthApi {
+  const learn = <T extends { access: string }>(pair: T): T => {
+    serverClock.learn(pair.access);
+    return pair;
+  };
+  return {
+    ...api,
+    login: (username, password) => api.login(username, password).then(learn),
+    refresh: (refresh) => api.refresh(refresh).then(learn),
+    confirmTotp: (code, deviceId) => api.confirmTotp(code, deviceId).then(learn),
+    confirmEmailSetup: (code, deviceId) => api.confirmEmailSetup(code, deviceId).then(learn),
+    verifyTotp: (code) => api.verifyTotp(code).then(learn),
+    verifyEmailCode: (code) => api.verifyEmailCode(code).then(learn),
+  };
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -61,7 +94,7 @@ export function createSession(options: SessionOptions): Session {
    * short), is used while it lasts: refreshing again would not help.
    */
   function needsRefreshFirst(access: string): boolean {
-    const now = Date.now();
+    const now = serverClock.now();
     return msUntilRefresh(access, now) <= 0 && (access !== refreshed || isExpired(access, now));
   }
 
@@ -97,7 +130,7 @@ export function createSession(options: SessionOptions): Session {
     onUnauthorized: endSessionOnUnauthorized,
   });
 
-  const authApi = createAuthApi(client);
+  const authApi = learningServerClock(createAuthApi(client));
 
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
@@ -118,7 +151,7 @@ export function createSession(options: SessionOptions): Session {
         rotationLog,
         locks,
         onRefreshed: (access) => {
-          refreshed = msUntilRefresh(access, Date.now()) <= MIN_REFRESH_INTERVAL_MS ? access : null;
+          refreshed = msUntilRefresh(access, serverClock.now()) <= MIN_REFRESH_INTERVAL_MS ? access : null;
         },
       }),
     );
@@ -130,6 +163,7 @@ export function createSession(options: SessionOptions): Session {
       saveToken: (token) => options.storage.write(token),
       track: options.track,
       loadQrCode: options.loadQrCode,
+      watchConnection: options.watchConnection ?? (typeof window === 'undefined' ? undefined : browserConnection),
     }),
     // An explicit undefined clock would replace xstate's own.
     { input: { token: options.storage.read() }, ...(options.clock ? { clock: options.clock } : {}) },
@@ -146,6 +180,7 @@ export function createSession(options: SessionOptions): Session {
     impersonation,
     calls: { baseUrl: options.baseUrl, fetch: options.fetch, accessToken: accessTokenForCall, unauthorized: endSessionOnUnauthorized },
     signIn(token) {
+      serverClock.learn(token.access);
       auth.send({ type: 'SESSION.SIGNED_IN', token });
     },
     start() {
@@ -154,8 +189,9 @@ export function createSession(options: SessionOptions): Session {
       wasSignedIn = auth.getSnapshot().matches('authenticated');
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');
-        // The log holds live tokens: they go with the session.
-        if (wasSignedIn && !now && options.storage.read() === null && loadingLog) void loadingLog.then((log) => log.clear());
+        // The log holds live tokens, written by whichever tab refreshed: they go with the session,
+        // from this tab's IndexedDB too when it never refreshed itself.
+        if (wasSignedIn && !now && options.storage.read() === null) void rotationLog().then((log) => log.clear());
         wasSignedIn = now;
       });
       unsubscribe = () => {

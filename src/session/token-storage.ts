@@ -1,6 +1,10 @@
 // The auth token record ({username, access, refresh}) in localStorage under "auth_token", and the
-// other tabs' changes to it (the storage event), so that logout in one tab logs out all.
+// other tabs' changes to it (the storage event), so that logout in one tab logs out all. Beside it,
+// under a key of its own, the offset of the server's clock that the tokens taught
+// (src/domain/server-clock.ts): restored when the storage is opened, written with each token, and
+// followed when another tab writes it; a sign-out clears both.
 import { parseStoredToken, TOKEN_STORAGE_KEY, type StoredToken } from '../domain/auth-token.ts';
+import { parseClockOffset, serialiseClockOffset, SERVER_CLOCK_KEY, serverClock } from '../domain/server-clock.ts';
 
 export interface TokenStorage {
   read(): StoredToken | null;
@@ -10,6 +14,11 @@ export interface TokenStorage {
 }
 
 export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEventListener' | 'removeEventListener'>): TokenStorage {
+  try {
+    serverClock.set(parseClockOffset(storage.getItem(SERVER_CLOCK_KEY)));
+  } catch {
+    // Storage unavailable: the device's clock until a token arrives.
+  }
   return {
     read() {
       try {
@@ -20,16 +29,22 @@ export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEv
     },
     write(token) {
       try {
-        // The record's fields in their documented order, whatever order the token came in.
-        if (token)
+        // The record's fields in their documented order, whatever order the token came in. The
+        // clock first: a tab that hears of the token has the clock it was read with.
+        if (token) {
+          storage.setItem(SERVER_CLOCK_KEY, serialiseClockOffset(serverClock.offset()));
           storage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: token.username, access: token.access, refresh: token.refresh }));
-        else storage.removeItem(TOKEN_STORAGE_KEY);
+        } else {
+          storage.removeItem(TOKEN_STORAGE_KEY);
+          storage.removeItem(SERVER_CLOCK_KEY);
+        }
       } catch {
         // Storage full or unavailable: the session still lives in memory for this tab.
       }
     },
     subscribe(listener) {
       const onStorage = (event: StorageEvent) => {
+        if (event.key === SERVER_CLOCK_KEY && event.newValue !== null) serverClock.set(parseClockOffset(event.newValue));
         if (event.key === TOKEN_STORAGE_KEY || event.key === null) listener(parseStoredToken(event.newValue));
       };
       target.addEventListener('storage', onStorage);

@@ -4,13 +4,13 @@
 import { tokenRefreshMachine, type TokenRefreshEvent } from '../../machines/token-refresh.ts';
 import { ApiError, httpErrorText, messages } from '../../src/api/client.ts';
 import type { RefreshResponse } from '../../src/api/schemas.ts';
-import { expiresIn, makeTokenPair, verifiedClaims } from '../utils/tokens.ts';
+import { expiresIn, makeAccessToken, makeTokenPair, verifiedClaims } from '../utils/tokens.ts';
 import { generatePaths, noted, type MachineModel, type ModelPaths } from './paths.ts';
 
 /** The event XState sends itself when the named delay `refreshDelay` of state `scheduled` ends. */
 export const REFRESH_DELAY_EVENT = 'xstate.after.refreshDelay.tokenRefresh.scheduled';
-/** The event XState sends itself when the named delay `retryDelay` of state `retrying` ends. */
-export const RETRY_DELAY_EVENT = 'xstate.after.retryDelay.tokenRefresh.retrying';
+/** The event XState sends itself when the named delay `retryDelay` of state `waitingForConnection` ends. */
+export const RETRY_DELAY_EVENT = 'xstate.after.retryDelay.tokenRefresh.waitingForConnection';
 
 export type TokenRefreshModelEvent =
   | TokenRefreshEvent
@@ -25,6 +25,8 @@ export function tokenRefreshSampleTokens(now: number = Date.now()) {
     fresh: makeTokenPair({ ...verifiedClaims(), exp: expiresIn(600, now) }, 'refresh-initial'),
     /** Thirty seconds left: the refresh runs at once. */
     expiring: makeTokenPair({ ...verifiedClaims(), exp: expiresIn(30, now) }, 'refresh-other-tab'),
+    /** Thirty seconds left, and a refresh token that expired a minute ago. */
+    lapsed: makeTokenPair({ ...verifiedClaims(), exp: expiresIn(30, now) }, makeAccessToken({ exp: expiresIn(-60, now) })),
     /** What token/refresh/ answers: a new access token, and a new refresh token when rotated. */
     rotated: { access: makeTokenPair({ ...verifiedClaims(), exp: expiresIn(900, now) }).access, refresh: 'refresh-rotated' },
     unrotated: { access: makeTokenPair({ ...verifiedClaims(), exp: expiresIn(900, now) }).access },
@@ -39,6 +41,7 @@ export function tokenRefreshEvents(now: number = Date.now()): TokenRefreshModelE
     noted({ type: 'REFRESH.REQUEST' }, 'a request met a 401'),
     noted({ type: 'TOKEN.UPDATED', tokens: tokens.fresh }, 'another tab: 10 min left'),
     noted({ type: 'TOKEN.UPDATED', tokens: tokens.expiring }, 'another tab: 30 s left'),
+    noted({ type: 'TOKEN.UPDATED', tokens: tokens.lapsed }, 'another tab: 30 s left, its refresh token expired'),
     noted({ type: REFRESH_DELAY_EVENT }, '60 s before expiry'),
     noted({ type: 'xstate.done.actor.refresh', output: tokens.rotated }, 'output: access and a rotated refresh'),
     noted({ type: 'xstate.done.actor.refresh', output: tokens.unrotated }, 'output: access only'),
@@ -50,15 +53,16 @@ export function tokenRefreshEvents(now: number = Date.now()): TokenRefreshModelE
       'error: the server could not be reached',
     ),
     noted({ type: RETRY_DELAY_EVENT }, 'the retry wait is over'),
+    noted({ type: 'CONNECTION.BACK' }, 'online again, or the tab visible'),
   ];
 }
 
 /**
- * The real machine with its two sendParent actions as no-ops: run on its own (as xstate/graph
- * does) it has no parent to tell. The chart, guards and delays are unchanged.
+ * The real machine with its sendParent actions as no-ops: run on its own (as xstate/graph does)
+ * it has no parent to tell. The chart, guards and delays are unchanged.
  */
 export const tokenRefreshModelMachine = tokenRefreshMachine.provide({
-  actions: { notifyRefreshed: () => {}, notifyExpired: () => {} },
+  actions: { notifyRefreshed: () => {}, notifyExpired: () => {}, notifyLapsed: () => {} },
 });
 
 export function tokenRefreshModel(now: number = Date.now()): MachineModel {
@@ -67,7 +71,6 @@ export function tokenRefreshModel(now: number = Date.now()): MachineModel {
     machine: tokenRefreshModelMachine,
     input: { tokens: tokenRefreshSampleTokens(now).fresh },
     events: tokenRefreshEvents(now),
-    simplePathLimit: 200,
   };
 }
 

@@ -7,6 +7,8 @@ import type { StoredToken } from '../../src/domain/auth-token.ts';
 export interface TestClaims {
   /** Expiry in seconds since the epoch; 10 minutes from now (Date.now(), fake or real) by default. */
   exp: number;
+  /** When the server issued the token, in seconds since the epoch; none by default (the device clock is then the server's). */
+  iat?: number;
   user_id: number | string;
   username: string;
   is_2fa_verified?: boolean;
