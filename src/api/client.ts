@@ -86,6 +86,8 @@ export interface ApiClientOptions {
   getImpersonatedAffiliate?: () => string | null;
   /** An authenticated call met a 401 with this token: the session it belongs to is over. */
   onUnauthorized?: (refused: string | null) => void;
+  /** An answer has just brought an access token (a sign-in's, a code's, a refresh's, a registration's). */
+  onTokenArrived?: (access: string) => void;
 }
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -178,7 +180,10 @@ export function createApiClient(options: ApiClientOptions) {
     } catch {
       throw notJson(path, response);
     }
-    return validated(path, response, schema.safeParse(data));
+    const parsed = validated(path, response, schema.safeParse(data));
+    const arrived = tokenOf(parsed);
+    if (arrived) options.onTokenArrived?.(arrived);
+    return parsed;
   }
 
   /** A file download through the same authentication. */
@@ -190,6 +195,13 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   return { request, answer, blob };
+}
+
+/** The access token an answer carries: `access` (token pairs), or `tokens.access` (sign-in and registration). */
+function tokenOf(answer: unknown): string | null {
+  const holder = (answer as { tokens?: unknown } | null)?.tokens ?? answer;
+  const access = (holder as { access?: unknown } | null)?.access;
+  return typeof access === 'string' ? access : null;
 }
 
 /** The error of an answer whose body is not JSON. */

@@ -4,7 +4,8 @@
 // that compares a token's exp with the present reads `serverClock.now()` instead: the device clock
 // plus the offset between the newest token's iat and the moment it arrived (none for a token
 // without iat). The session learns the offset as tokens arrive and keeps it in localStorage under
-// a key of its own, beside the token record. Imports nothing: the dashboard's worker reads it too.
+// a key of its own, beside the token record.
+import { jwtDecode } from 'jwt-decode';
 
 /** localStorage: the offset of the server's clock from this device's, in ms ('{"offsetMs":-600000}'). */
 export const SERVER_CLOCK_KEY = 'auth_clock';
@@ -22,10 +23,8 @@ const secondsOf = (value: unknown) => (typeof value === 'number' && Number.isFin
 
 export function tokenTimes(jwt: string): TokenTimes {
   try {
-    const payload = jwt.split('.')[1] ?? '';
-    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    if (typeof claims !== 'object' || claims === null) return NO_TIMES;
-    return { exp: 'exp' in claims ? secondsOf(claims.exp) : null, iat: 'iat' in claims ? secondsOf(claims.iat) : null };
+    const { exp, iat } = jwtDecode<{ exp?: unknown; iat?: unknown }>(jwt);
+    return { exp: secondsOf(exp), iat: secondsOf(iat) };
   } catch {
     return NO_TIMES;
   }
@@ -35,12 +34,6 @@ export function tokenTimes(jwt: string): TokenTimes {
 export function refreshDueAt(access: string): number {
   const { exp } = tokenTimes(access);
   return exp === null ? 0 : exp * 1000 - REFRESH_LEAD_MS;
-}
-
-/** The server's clock less the device's, from a token that arrived at `arrivedAt` (device ms): its iat was the server's now. */
-export function offsetOnArrival(access: string, arrivedAt: number): number {
-  const { iat } = tokenTimes(access);
-  return iat === null ? 0 : iat * 1000 - arrivedAt;
 }
 
 /** The offset kept under SERVER_CLOCK_KEY; 0 (the device clock) for anything else. */
@@ -64,9 +57,10 @@ export const serverClock = {
   now: (): number => Date.now() + offsetMs,
   /** The server's clock less the device's, in ms. */
   offset: (): number => offsetMs,
-  /** A token has just arrived from the server: its iat tells the server's clock. */
+  /** A token has just arrived from the server (at `arrivedAt`, device ms): its iat was the server's now; none, the device's clock. */
   learn(access: string, arrivedAt: number = Date.now()): void {
-    offsetMs = offsetOnArrival(access, arrivedAt);
+    const { iat } = tokenTimes(access);
+    offsetMs = iat === null ? 0 : iat * 1000 - arrivedAt;
   },
   /** The offset another tab, or this browser before a reload, learnt. */
   set(offset: number): void {

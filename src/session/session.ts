@@ -6,7 +6,7 @@ import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
 import { MIN_REFRESH_INTERVAL_MS } from '../../machines/token-refresh.ts';
-import { createAuthApi, type AuthApi } from '../api/auth.ts';
+import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
 import { serverClock } from '../domain/server-clock.ts';
@@ -63,23 +63,6 @@ export function browserConnection(onBack: () => void): () => void {
   };
 }
 
-/** The sign-in calls, each token they bring telling the server's clock as it arrives. */
-function learningServerClock(api: AuthApi): AuthApi {
-  const learn = <T extends { access: string }>(pair: T): T => {
-    serverClock.learn(pair.access);
-    return pair;
-  };
-  return {
-    ...api,
-    login: (username, password) => api.login(username, password).then(learn),
-    refresh: (refresh) => api.refresh(refresh).then(learn),
-    confirmTotp: (code, deviceId) => api.confirmTotp(code, deviceId).then(learn),
-    confirmEmailSetup: (code, deviceId) => api.confirmEmailSetup(code, deviceId).then(learn),
-    verifyTotp: (code) => api.verifyTotp(code).then(learn),
-    verifyEmailCode: (code) => api.verifyEmailCode(code).then(learn),
-  };
-}
-
 export function createSession(options: SessionOptions): Session {
   let pendingRefresh: Promise<string | null> | null = null;
   /** The access token the last refresh gave, when it came with (about) under 60 s left already. */
@@ -128,9 +111,11 @@ export function createSession(options: SessionOptions): Session {
     getAccessToken: accessTokenForCall,
     getImpersonatedAffiliate: () => impersonation()?.getSnapshot().context.affiliateId ?? null,
     onUnauthorized: endSessionOnUnauthorized,
+    // Each token tells the server's clock as it arrives.
+    onTokenArrived: (access) => serverClock.learn(access),
   });
 
-  const authApi = learningServerClock(createAuthApi(client));
+  const authApi = createAuthApi(client);
 
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
@@ -180,7 +165,6 @@ export function createSession(options: SessionOptions): Session {
     impersonation,
     calls: { baseUrl: options.baseUrl, fetch: options.fetch, accessToken: accessTokenForCall, unauthorized: endSessionOnUnauthorized },
     signIn(token) {
-      serverClock.learn(token.access);
       auth.send({ type: 'SESSION.SIGNED_IN', token });
     },
     start() {

@@ -4,7 +4,9 @@ import { expiresIn, makeStoredToken } from '../../tests/utils/tokens.ts';
 import { createApiClient } from '../api/client.ts';
 import { fetchPaymentEvents } from '../api/sales.ts';
 import { dateRange, toQuery } from '../domain/dates.ts';
-import { bootCalls, callUrl, DASHBOARD_ROUTE, last30Query, viewQuery } from './dashboard-start.ts';
+import { serialiseClockOffset } from '../domain/server-clock.ts';
+import { bootCalls } from './dashboard-boot.ts';
+import { callUrl, DASHBOARD_ROUTE, last30Query, viewQuery } from './dashboard-start.ts';
 
 const systemZone = process.env.TZ;
 afterEach(() => {
@@ -96,7 +98,7 @@ describe('the calls for the session stored in this browser, as the boot script h
   const PAGE = 'http://portal.test';
   /** A stored record whose access token has `seconds` left. */
   const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
-  const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`], '/api/v2/');
+  const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`, null], '/api/v2/');
   /** The calls of the range `search` names, as a page load makes them (viewing no affiliate). */
   const callsOf = (token: string, search: string, home: boolean) => ({
     baseUrl: `${PAGE}/api/v2/`,
@@ -121,12 +123,23 @@ describe('the calls for the session stored in this browser, as the boot script h
       expect(calls(record, path), path).toBeNull();
     }
     for (const garbage of ['not json', '{"access":42}', '{"access":"not.a-jwt"}', 'null']) {
-      expect(bootCalls([garbage, `${PAGE}/`], '/api/v2/'), garbage).toBeNull();
+      expect(bootCalls([garbage, `${PAGE}/`, null], '/api/v2/'), garbage).toBeNull();
     }
   });
 
   it('are none for an access token the app refreshes before calling: expired, or under 60 s left', () => {
     for (const seconds of [-5, 30, 59]) expect(calls(stored(seconds), '/'), `${seconds} s left`).toBeNull();
     expect(calls(stored(70), '/')).not.toBeNull();
+  });
+
+  it("read the time left on the server's clock as the app kept it: a device 10 minutes fast or slow decides as the app does", () => {
+    const record = (seconds: number) => JSON.stringify(stored(seconds));
+    const fast = serialiseClockOffset(-10 * 60_000);
+    const slow = serialiseClockOffset(10 * 60_000);
+    // Issued by a server 10 minutes behind: 5 minutes left there, though expired by this device's clock.
+    expect(bootCalls([record(300 - 600), `${PAGE}/`, fast], '/api/v2/')).not.toBeNull();
+    // Issued by a server 10 minutes ahead: 30 s left there, though 10 minutes and more by this device's clock.
+    expect(bootCalls([record(600 + 30), `${PAGE}/`, slow], '/api/v2/')).toBeNull();
+    expect(bootCalls([record(600 + 120), `${PAGE}/`, slow], '/api/v2/')).not.toBeNull();
   });
 });

@@ -21,8 +21,8 @@ export interface EarlyCalls extends CallContext {
   home: boolean;
 }
 
-/** The stored token record, as storage has it, and the page's URL, for which the boot script started the worker. */
-export type BootHandOff = [stored: string, href: string];
+/** The stored token record and the server clock's offset, as storage has them, and the page's URL, for which the boot script started the worker. */
+export type BootHandOff = [stored: string, href: string, clock: string | null];
 
 /** What the main thread tells the worker of its calls, as plain messages (not Comlink's). */
 export interface EarlyMessage {
@@ -43,8 +43,6 @@ declare global {
 export const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
 /** The home route: the dashboard of every affiliate the user may see. */
 export const isHome = (path: string) => path === '/';
-/** A token with less than this left is refreshed before any call (domain/auth-token.ts). */
-const REFRESH_LEAD_MS = 60_000;
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -94,44 +92,4 @@ export function startCalls(
   home = false,
 ): void {
   worker.postMessage({ start: { baseUrl, token, impersonated, range: viewQuery(search), home } } satisfies EarlyMessage);
-}
-
-/**
- * When an access token must be refreshed, in ms since the epoch: its exp claim, read without
- * verifying (as the app reads it), less the refresh lead; 0 for what is not a JWT with one.
- * Not jwt-decode: the worker's calls must not wait for the app's modules.
- */
-function refreshDue(access: string): number {
-  try {
-    const payload = access.split('.')[1] ?? '';
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown } | null;
-    return typeof claims?.exp === 'number' ? claims.exp * 1000 - REFRESH_LEAD_MS : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * The calls for the session stored in this browser (`stored`, the token record as storage has
- * it) on the page at `href` (a page load views no affiliate), against the API at `baseUrl`
- * (resolved against `href`). None off a dashboard route, and none for an access token the app
- * will not call with as it is: one it must refresh first, or garbage in storage.
- */
-export function bootCalls([stored, href]: BootHandOff, baseUrl: string, now = Date.now()): EarlyCalls | null {
-  const page = new URL(href);
-  if (!DASHBOARD_ROUTE.test(page.pathname)) return null;
-  let access: unknown;
-  try {
-    access = (JSON.parse(stored) as { access?: unknown } | null)?.access;
-  } catch {
-    return null;
-  }
-  if (typeof access !== 'string' || refreshDue(access) <= now) return null;
-  return {
-    baseUrl: new URL(baseUrl, page).href,
-    token: access,
-    impersonated: null,
-    range: viewQuery(page.search, new Date(now)),
-    home: isHome(page.pathname),
-  };
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStoredToken } from '../../tests/utils/tokens.ts';
 import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
+import { serialiseClockOffset, SERVER_CLOCK_KEY } from '../domain/server-clock.ts';
 import { prerenderMarks } from '../features/auth/prerendered-login.ts';
 import { BOOTED_WORKER, viewQuery, type EarlyCalls, type EarlyMessage } from './dashboard-start.ts';
 
@@ -129,12 +130,15 @@ describe("the dashboard's code for a stored session, before the app runs", () =>
 
   it("tells the boot's worker of the stored session and the page's URL, once the code is asked for", async () => {
     const record = JSON.stringify(makeStoredToken());
+    const clock = serialiseClockOffset(-600_000);
     localStorage.setItem(TOKEN_STORAGE_KEY, record);
+    localStorage.setItem(SERVER_CLOCK_KEY, clock);
     window[BOOTED_WORKER] = new FakeWorker() as unknown as Worker;
     try {
       const module = await pageLoad('/?range=current');
       expect(module.STORED_TOKEN_KEY).toBe(TOKEN_STORAGE_KEY);
-      expect(booted).toEqual([{ boot: [record, `${window.location.origin}/?range=current`], links: 3 }]);
+      expect(module.STORED_CLOCK_KEY).toBe(SERVER_CLOCK_KEY);
+      expect(booted).toEqual([{ boot: [record, `${window.location.origin}/?range=current`, clock], links: 3 }]);
     } finally {
       localStorage.clear();
     }

@@ -63,6 +63,8 @@ export async function startDashboardWorker(
 
 /** Where the session's token record is stored (as domain/auth-token.ts has it: importing it would bring the app's start-up code). */
 export const STORED_TOKEN_KEY = 'auth_token';
+/** Where the server clock's offset is kept (as domain/server-clock.ts has it, for the same reason). */
+export const STORED_CLOCK_KEY = 'auth_clock';
 
 /** The mark the app sets on <html> once it runs (prerenderMarks.started: importing it would bring the app's start-up code). */
 export const APP_STARTED_MARK = 'data-app-started';
@@ -75,7 +77,8 @@ if (typeof window !== 'undefined' && !document.documentElement.hasAttribute(APP_
   preloadDashboardModules(document);
   try {
     const stored = localStorage.getItem(STORED_TOKEN_KEY);
-    if (stored !== null) window[BOOTED_WORKER]?.postMessage({ boot: [stored, location.href] } satisfies EarlyMessage);
+    const clock = localStorage.getItem(STORED_CLOCK_KEY);
+    if (stored !== null) window[BOOTED_WORKER]?.postMessage({ boot: [stored, location.href, clock] } satisfies EarlyMessage);
   } catch {
     // No storage (a privacy mode): there is no stored session, and the boot script started no worker.
   }

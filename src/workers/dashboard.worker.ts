@@ -3,7 +3,8 @@
 // to make early (dashboard-start.ts) come as plain messages.
 import { expose } from 'comlink';
 import { createDashboardService } from './dashboard-service.ts';
-import { bootCalls, type EarlyCalls, type EarlyMessage } from './dashboard-start.ts';
+import { bootCalls } from './dashboard-boot.ts';
+import type { EarlyCalls, EarlyMessage } from './dashboard-start.ts';
 
 const service = createDashboardService();
 
