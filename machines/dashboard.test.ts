@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { afterAffiliateChange, dashboardMachine, selectChartMode, selectDateMode, selectSelectedDay, selectView } from './dashboard.ts';
+import {
+  afterAffiliateChange,
+  dashboardMachine,
+  selectChartMode,
+  selectDateMode,
+  selectIsRangeRefused,
+  selectSelectedDay,
+  selectView,
+} from './dashboard.ts';
 import { impersonationMachine, selectImpersonatedAffiliate } from './impersonation.ts';
 
 const started = <T extends Parameters<typeof createActor>[0]>(machine: T) => createActor(machine).start();
@@ -29,6 +37,27 @@ describe('date mode', () => {
     expect(actor.getSnapshot().context).toMatchObject({ customStart: '2026-11-02', customEnd: '2026-11-09' });
     actor.send({ type: 'RANGE.CUSTOM_END', day: '' });
     expect(actor.getSnapshot().matches({ range: { custom: 'incomplete' } })).toBe(true);
+  });
+
+  it('refuses a custom range of more than 731 days, or one starting before 2000-01-01, and leaves it out of the view', () => {
+    const actor = started(dashboardMachine);
+    actor.send({ type: 'RANGE.SELECT', mode: 'custom' });
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '2024-01-01' });
+    actor.send({ type: 'RANGE.CUSTOM_END', day: '2025-12-31' }); // 731 days, a leap day among them
+    expect(actor.getSnapshot().matches({ range: { custom: 'complete' } })).toBe(true);
+
+    actor.send({ type: 'RANGE.CUSTOM_END', day: '2026-01-01' }); // 732 days
+    expect(selectIsRangeRefused(actor.getSnapshot())).toBe(true);
+    expect(selectView(actor.getSnapshot())).toMatchObject({ mode: 'custom', start: '', end: '' });
+    // The days typed stay in their fields, to be mended.
+    expect(actor.getSnapshot().context).toMatchObject({ customStart: '2024-01-01', customEnd: '2026-01-01' });
+
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '2025-01-01' });
+    expect(actor.getSnapshot().matches({ range: { custom: 'complete' } })).toBe(true);
+
+    actor.send({ type: 'RANGE.CUSTOM_START', day: '1999-12-31' });
+    actor.send({ type: 'RANGE.CUSTOM_END', day: '2000-01-05' });
+    expect(selectIsRangeRefused(actor.getSnapshot())).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 // The Sales Dashboard's view state, three regions side by side:
 //   range   the date mode: last30 (Last 30 days, the default), current (Current Month), previous
 //           (Previous Month), custom (Custom Date Range): incomplete while a day is missing (the
-//           range is then the current month), complete once start and end are chosen
+//           range is then the current month), refused while the two days are beyond a custom
+//           range's limits (731 days at most, from 2000-01-01 on: the current month again, and
+//           the view says why), complete once start and end are chosen within them
 //   day     the selected day: none (the tables show the whole range) or selected (one day);
 //           clicking its bar again or empty chart space clears it, another bar selects that day,
 //           and a change of range or affiliate clears it
@@ -9,8 +11,15 @@
 // The range itself is derived from the state by src/domain/dates.ts (dateRange).
 // A view from the URL (VIEW.SHOW, checked by src/domain/view-query.ts) sets all three at once; the
 // machine starts in the view it is given as input (the defaults without one).
-import { assertEvent, assign, createActor, raise, setup, type SnapshotFrom } from 'xstate';
-import { DATE_MODES, DEFAULT_VIEW, type ChartMode, type DashboardView, type DateMode } from '../src/domain/view-query.ts';
+import { and, assertEvent, assign, createActor, raise, setup, type SnapshotFrom } from 'xstate';
+import {
+  DATE_MODES,
+  DEFAULT_VIEW,
+  isCustomRangeAllowed,
+  type ChartMode,
+  type DashboardView,
+  type DateMode,
+} from '../src/domain/view-query.ts';
 
 export type { ChartMode } from '../src/domain/view-query.ts';
 
@@ -55,6 +64,7 @@ export const dashboardMachine = setup({
     isPrevious: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'previous',
     isCustom: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'custom',
     hasBothDays: ({ context }) => isDay(context.customStart) && isDay(context.customEnd),
+    isWithinLimits: ({ context }) => isCustomRangeAllowed(context.customStart, context.customEnd),
     isOtherCustomDay: ({ context, event }) =>
       (event.type === 'RANGE.CUSTOM_START' && customDay(event.day) !== context.customStart) ||
       (event.type === 'RANGE.CUSTOM_END' && customDay(event.day) !== context.customEnd),
@@ -142,9 +152,14 @@ export const dashboardMachine = setup({
           },
           states: {
             checking: {
-              always: [{ guard: 'hasBothDays', target: 'complete' }, { target: 'incomplete' }],
+              always: [
+                { guard: and(['hasBothDays', 'isWithinLimits']), target: 'complete' },
+                { guard: 'hasBothDays', target: 'refused' },
+                { target: 'incomplete' },
+              ],
             },
             incomplete: {},
+            refused: {},
             complete: {},
           },
         },
@@ -206,11 +221,13 @@ export const selectChartMode = (snapshot: DashboardSnapshot): ChartMode => (snap
 export const selectSelectedDay = (snapshot: DashboardSnapshot): string | null => snapshot.context.day;
 export const selectCustomStart = (snapshot: DashboardSnapshot): string => snapshot.context.customStart;
 export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot.context.customEnd;
+/** The custom days chosen are beyond a custom range's limits: the current month shows, and the view says why. */
+export const selectIsRangeRefused = (snapshot: DashboardSnapshot): boolean => snapshot.matches({ range: { custom: 'refused' } });
 
-/** The view the machine shows, as the URL keeps it (custom days only in custom mode). */
+/** The view the machine shows, as the URL keeps it (custom days only in custom mode, and only within its limits). */
 export function selectView(snapshot: DashboardSnapshot): DashboardView {
   const mode = selectDateMode(snapshot);
-  const custom = mode === 'custom';
+  const custom = mode === 'custom' && !selectIsRangeRefused(snapshot);
   return {
     mode,
     start: custom ? snapshot.context.customStart : '',

@@ -7,7 +7,7 @@
 // the start ('November 2026'); table headings and Sales Details dates 'LLL d, yyyy' ('Nov 5, 2026').
 import { DateTime } from 'luxon';
 
-import type { DateMode } from './view-query.ts';
+import { isCustomRangeAllowed, type DateMode } from './view-query.ts';
 
 export { DATE_MODES, type DateMode } from './view-query.ts';
 
@@ -57,7 +57,8 @@ export function parseDay(day: string | null | undefined, zone?: string): DateTim
 /**
  * The range of a date mode, with today = local start of the current day:
  * last30 = [today - 30 days, today + 1 day); current = this month; previous = last month;
- * custom = [chosen start, chosen end + 1 day), the current month while either is missing.
+ * custom = [chosen start, chosen end + 1 day), the current month while either is missing, or
+ * while the two are beyond a custom range's limits (view-query.ts).
  * A custom end before its start is read as the same two days the other way round.
  */
 export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateRange {
@@ -73,7 +74,7 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
     case 'custom': {
       const first = parseDay(options.customStart, zone);
       const last = parseDay(options.customEnd, zone);
-      if (first && last) {
+      if (first && last && isCustomRangeAllowed(options.customStart ?? '', options.customEnd ?? '')) {
         const [start, end] = first <= last ? [first, last] : [last, first];
         return { start, end: end.plus({ days: 1 }).startOf('day') };
       }

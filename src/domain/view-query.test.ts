@@ -7,6 +7,7 @@ import {
   DATE_MODES,
   DEFAULT_VIEW,
   isCalendarDay,
+  isCustomRangeAllowed,
   parseView,
   rangeDays,
   serialiseView,
@@ -95,14 +96,24 @@ const calendarDay = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10));
 
+/** A custom range's end: none, any day, or a day at most 730 days either side of `start` (a range within the limits). */
+const endOf = (start: string) =>
+  fc.oneof(
+    fc.constant(''),
+    calendarDay,
+    fc.integer({ min: -730, max: 730 }).map((days) => (start ? (DateTime.fromISO(start).plus({ days }).toISODate() ?? '') : '')),
+  );
+
 const views: fc.Arbitrary<DashboardView> = fc
   .record({
     mode: fc.constantFrom(...DATE_MODES),
     start: fc.oneof(fc.constant(''), calendarDay),
-    end: fc.oneof(fc.constant(''), calendarDay),
     dayOffset: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
     chart: fc.constantFrom(...CHART_MODES),
   })
+  .chain((parts) => endOf(parts.start).map((end) => ({ ...parts, end })))
+  // A custom range beyond the limits is no view: its link falls back to the default one.
+  .filter(({ mode, start, end }) => mode !== 'custom' || !start || !end || isCustomRangeAllowed(start, end))
   .map(({ mode, start, end, dayOffset, chart }) => {
     const custom = mode === 'custom';
     const days = rangeDays({ mode, start: custom ? start : '', end: custom ? end : '' }, today);
@@ -111,6 +122,40 @@ const views: fc.Arbitrary<DashboardView> = fc
     const day = dayOffset === null ? null : first.plus({ days: dayOffset % length }).toISODate();
     return { mode, start: custom ? start : '', end: custom ? end : '', day, chart };
   });
+
+describe('a custom range beyond its limits (a link must not make the page build millions of days)', () => {
+  it('falls back to the default view, keeping only the chart', () => {
+    expect(parseView('range=custom&start=0001-01-01&end=9999-12-31', today)).toEqual(DEFAULT_VIEW);
+    expect(parseView('range=custom&start=2024-01-01&end=2026-01-01&day=2025-01-01&chart=sales', today)).toEqual({
+      ...DEFAULT_VIEW,
+      chart: 'sales',
+    });
+    expect(parseView('range=custom&start=1999-12-31&end=2000-01-05', today)).toEqual(DEFAULT_VIEW);
+  });
+
+  it('is at most 731 days, counted by the calendar, either way round, from 2000-01-01 on', () => {
+    expect(isCustomRangeAllowed('2024-01-01', '2025-12-31')).toBe(true); // 731 days with 2024-02-29
+    expect(isCustomRangeAllowed('2025-12-31', '2024-01-01')).toBe(true);
+    expect(isCustomRangeAllowed('2024-01-01', '2026-01-01')).toBe(false);
+    expect(isCustomRangeAllowed('2025-01-01', '2027-01-01')).toBe(true); // 731 days without a leap day
+    expect(isCustomRangeAllowed('2025-01-01', '2027-01-02')).toBe(false);
+    expect(isCustomRangeAllowed('2000-01-01', '2000-01-01')).toBe(true);
+    expect(isCustomRangeAllowed('1999-12-31', '2000-01-01')).toBe(false);
+    expect(isCustomRangeAllowed('2026-02-30', '2026-03-01')).toBe(false);
+    const link = parseView('range=custom&start=2024-01-01&end=2025-12-31', today);
+    expect(link).toMatchObject({ mode: 'custom', start: '2024-01-01', end: '2025-12-31' });
+  });
+
+  it('shows the current month in the page, as an incomplete range does', () => {
+    expect(rangeDays({ mode: 'custom', start: '0001-01-01', end: '9999-12-31' }, today)).toEqual({
+      first: '2026-11-01',
+      last: '2026-11-30',
+    });
+    const now = DateTime.fromISO(`${today}T12:00`);
+    const range = dateRange('custom', { customStart: '0001-01-01', customEnd: '9999-12-31', now });
+    expect([range.start.toISODate(), range.end.toISODate()]).toEqual(['2026-11-01', '2026-12-01']);
+  });
+});
 
 describe('serialiseView', () => {
   it('writes the parts in a fixed order, and leaves the defaults out', () => {

@@ -4,7 +4,9 @@
 //   day    the selected day, 'yyyy-MM-dd'
 //   chart  fees (the default, left out) | sales
 // A bad value falls back to its part's default: an unknown mode, an impossible date, a day
-// outside the range, a chart other than fees or sales. Other parameters are dropped.
+// outside the range, a chart other than fees or sales. A custom range longer than 731 days, or
+// starting before 2000-01-01, falls back to the default view: a link must not make the page build
+// a slot, a bar and a row for each of millions of days. Other parameters are dropped.
 // No luxon here: the dashboard's early calls, made before its code loads, read the query too.
 // Days are calendar days: 'yyyy-MM-dd' strings compare in calendar order.
 
@@ -46,6 +48,27 @@ export function isCalendarDay(text: string | null | undefined): text is string {
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
+/** The first day a custom range may start on, and the most days it may span (two years, a leap day included). */
+export const CUSTOM_RANGE_LIMITS = { earliest: '2000-01-01', days: 731 } as const;
+
+/** The days from `first` to `last`, both 'yyyy-MM-dd', both counted. */
+function daysFrom(first: string, last: string): number {
+  const utc = (day: string) => {
+    const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+    const at = new Date(0);
+    at.setUTCFullYear(year, month - 1, date);
+    return at.getTime();
+  };
+  return Math.round((utc(last) - utc(first)) / 86_400_000) + 1;
+}
+
+/** Whether a custom range of two chosen days (either way round) is within the limits: 731 days at most, from 2000-01-01 on. */
+export function isCustomRangeAllowed(start: string, end: string): boolean {
+  if (!isCalendarDay(start) || !isCalendarDay(end)) return false;
+  const [first, last] = start <= end ? [start, end] : [end, start];
+  return first >= CUSTOM_RANGE_LIMITS.earliest && daysFrom(first, last) <= CUSTOM_RANGE_LIMITS.days;
+}
+
 /** The calendar day `days` after (or before) `day`, both 'yyyy-MM-dd'; `months` moves to the first of a month. */
 function shift(
   day: string,
@@ -61,7 +84,7 @@ function shift(
  * The first and last day of a mode's range, counted from `today` ('yyyy-MM-dd'), as the
  * dashboard's ranges are (src/domain/dates.ts): last30 = today - 30 days to today; current and
  * previous = the month; custom = the chosen days (either way round), the current month while
- * one is missing.
+ * one is missing or the two are beyond the limits.
  */
 export function rangeDays(view: Pick<DashboardView, 'mode' | 'start' | 'end'>, today: string): { first: string; last: string } {
   const thisMonth = shift(today, { firstOfMonth: true });
@@ -72,7 +95,7 @@ export function rangeDays(view: Pick<DashboardView, 'mode' | 'start' | 'end'>, t
     case 'previous':
       return month(shift(thisMonth, { months: -1, firstOfMonth: true }));
     case 'custom':
-      if (isCalendarDay(view.start) && isCalendarDay(view.end)) {
+      if (isCustomRangeAllowed(view.start, view.end)) {
         return view.start <= view.end ? { first: view.start, last: view.end } : { first: view.end, last: view.start };
       }
       return month(thisMonth);
@@ -84,6 +107,8 @@ export function rangeDays(view: Pick<DashboardView, 'mode' | 'start' | 'end'>, t
 /** The view a query ('?range=...' or 'range=...') asks for, each bad part at its default, with `today` as 'yyyy-MM-dd'. */
 export function parseView(search: string, today: string): DashboardView {
   const params = new URLSearchParams(search);
+  const chartParam = params.get('chart');
+  const chart = isChartMode(chartParam) ? chartParam : DEFAULT_VIEW.chart;
   const rangeParam = params.get('range');
   const mode = isDateMode(rangeParam) ? rangeParam : DEFAULT_VIEW.mode;
   const customDay = (name: 'start' | 'end') => {
@@ -91,11 +116,11 @@ export function parseView(search: string, today: string): DashboardView {
     return mode === 'custom' && isCalendarDay(value) ? value : '';
   };
   const [start, end] = [customDay('start'), customDay('end')];
+  if (start && end && !isCustomRangeAllowed(start, end)) return { ...DEFAULT_VIEW, chart };
   const { first, last } = rangeDays({ mode, start, end }, today);
   const dayParam = params.get('day');
   const day = isCalendarDay(dayParam) && dayParam >= first && dayParam <= last ? dayParam : null;
-  const chartParam = params.get('chart');
-  return { mode, start, end, day, chart: isChartMode(chartParam) ? chartParam : DEFAULT_VIEW.chart };
+  return { mode, start, end, day, chart };
 }
 
 /** The query of a view, without '?': its parts in a fixed order, those at their defaults left out ('' for the default view). */

@@ -31,6 +31,7 @@ import {
   dashboardMachine,
   selectChartMode,
   selectDateMode,
+  selectIsRangeRefused,
   selectSelectedDay,
   selectView,
   type ChartMode,
@@ -155,6 +156,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       chartTitle: dates.start.setLocale('en-US').toFormat('LLLL yyyy'),
       figures,
       day: selectSelectedDay(snapshot),
+      refused: selectIsRangeRefused(snapshot),
       // Without platform sales there is no Sales Chart to choose: the Fees Chart shows.
       shown: figures.hasPlatformSales ? chart : ('fees' as ChartMode),
       url: viewHref(route(), selectView(snapshot)),
@@ -176,6 +178,9 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       if (view.mode === 'custom') {
         expect(screen.getByLabelText('Start date')).toHaveValue(view.customStart);
         expect(screen.getByLabelText('End date')).toHaveValue(view.customEnd);
+        const refusal = screen.queryByText(/^Choose at most 731 days, from 2000-01-01 on/);
+        if (view.refused) expect(refusal, 'the refused range says why').toHaveAttribute('role', 'alert');
+        else expect(refusal, 'no refusal within the limits').toBeNull();
       } else {
         expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
         expect(screen.queryByLabelText('End date')).not.toBeInTheDocument();

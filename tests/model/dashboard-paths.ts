@@ -3,7 +3,7 @@
 // model-based suite (dashboard-ui.test.tsx) runs them against the real page.
 //   RANGE.SELECT        each of the four modes
 //   RANGE.CUSTOM_START  a real day ('yyyy-MM-dd', as a date input gives it) and '' (the input
-//   RANGE.CUSTOM_END    cleared)
+//   RANGE.CUSTOM_END    cleared); a start before 2000-01-01, which makes the range too long
 //   DAY.TOGGLE          two different days; DAY.CLEAR (empty chart space)
 //   CHART.SELECT        'fees', 'sales', and 'pie', which the machine must reject
 //   AFFILIATE.CHANGED   another affiliate chosen
@@ -36,6 +36,8 @@ export function dashboardSampleDays(now: number = Date.now()) {
     secondDay: dayBefore(2, now),
     /** A day with a sale inside the custom range. */
     customDay: dayBefore(40, now),
+    /** A start before the earliest a custom range may have (and so over 731 days before any end now). */
+    tooEarly: '1999-12-31',
   };
 }
 
@@ -48,6 +50,7 @@ export function dashboardEvents(now: number = Date.now()): DashboardEvent[] {
     ...DATE_MODES.map((mode): DashboardEvent => ({ type: 'RANGE.SELECT', mode })),
     noted({ type: 'RANGE.CUSTOM_START', day: days.customStart }, `day "${days.customStart}" (45 days ago)`),
     noted({ type: 'RANGE.CUSTOM_START', day: '' }, 'day "" (cleared)'),
+    noted({ type: 'RANGE.CUSTOM_START', day: days.tooEarly }, `day "${days.tooEarly}" (before 2000-01-01)`),
     noted({ type: 'RANGE.CUSTOM_END', day: days.customEnd }, `day "${days.customEnd}" (35 days ago)`),
     noted({ type: 'RANGE.CUSTOM_END', day: '' }, 'day "" (cleared)'),
     noted({ type: 'DAY.TOGGLE', day: days.firstDay }, `day "${days.firstDay}" (today)`),

@@ -2,10 +2,10 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { DateRangeControls } from './dashboard-controls.tsx';
 
-function renderCustomRange(customStart = '2026-11-01', customEnd = '2026-11-10') {
+function renderCustomRange(customStart = '2026-11-01', customEnd = '2026-11-10', refused = false) {
   const onStart = vi.fn();
   const onEnd = vi.fn();
-  const props = { mode: 'custom', customStart, customEnd, onMode: vi.fn(), onStart, onEnd, zone: 'Europe/Berlin' } as const;
+  const props = { mode: 'custom', customStart, customEnd, onMode: vi.fn(), onStart, onEnd, refused, zone: 'Europe/Berlin' } as const;
   const view = render(<DateRangeControls {...props} />);
   return { onStart, onEnd, rerender: (start: string) => view.rerender(<DateRangeControls {...props} customStart={start} />) };
 }
@@ -46,5 +46,16 @@ describe('the custom range’s date inputs', () => {
     rerender('2026-10-25');
     expect(screen.queryByText(note)).not.toBeInTheDocument();
     expect(screen.queryByText('Until both days are chosen, the current month is shown.')).not.toBeInTheDocument();
+  });
+
+  it('say under them why a range beyond the limits is refused, and mark both fields invalid', () => {
+    renderCustomRange('1999-01-01', '2026-11-10', true);
+    const line = screen.getByRole('alert');
+    expect(line).toHaveTextContent('Choose at most 731 days, from 2000-01-01 on: until then, the current month is shown.');
+    for (const label of ['Start date', 'End date']) {
+      expect(screen.getByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText(label)).toHaveAccessibleDescription(line.textContent ?? '');
+    }
+    expect(screen.getByLabelText('Start date')).toHaveAttribute('min', '2000-01-01');
   });
 });

@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import type { Affiliate } from '../../api/affiliates.ts';
 import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
+import { CUSTOM_RANGE_LIMITS } from '../../domain/view-query.ts';
 
 export const ALL_AFFILIATES = '';
 
@@ -47,12 +48,15 @@ export interface DateRangeControlsProps {
   onMode: (mode: DateMode) => void;
   onStart: (day: string) => void;
   onEnd: (day: string) => void;
+  /** The custom days are beyond a custom range's limits: the current month shows instead. */
+  refused?: boolean;
   /** IANA zone of the range's days. */
   zone?: string;
 }
 
-export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd, zone }: DateRangeControlsProps) {
+export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd, refused = false, zone }: DateRangeControlsProps) {
   const id = useId();
+  const limits = refused ? `${id}-limits` : undefined;
   return (
     <>
       <div className="field dashboard-field">
@@ -81,17 +85,37 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
         <div className="dashboard-custom-range">
           <div className="field dashboard-field">
             <label htmlFor={`${id}-start`}>Start date</label>
-            <DayInput id={`${id}-start`} placeholder="Start date" day={customStart} max={customEnd || undefined} onDay={onStart} />
+            <DayInput
+              id={`${id}-start`}
+              placeholder="Start date"
+              day={customStart}
+              min={CUSTOM_RANGE_LIMITS.earliest}
+              max={customEnd || undefined}
+              refusedBy={limits}
+              onDay={onStart}
+            />
           </div>
           <div className="field dashboard-field">
             <label htmlFor={`${id}-end`}>End date</label>
-            <DayInput id={`${id}-end`} placeholder="End date" day={customEnd} min={customStart || undefined} onDay={onEnd} />
+            <DayInput
+              id={`${id}-end`}
+              placeholder="End date"
+              day={customEnd}
+              min={customStart || CUSTOM_RANGE_LIMITS.earliest}
+              refusedBy={limits}
+              onDay={onEnd}
+            />
           </div>
           {(!customStart || !customEnd) && (
             <p className="dashboard-custom-range__hint">Until both days are chosen, the current month is shown.</p>
           )}
+          {refused && (
+            <p id={limits} role="alert" className="dashboard-custom-range__hint dashboard-custom-range__hint--refused">
+              {`Choose at most ${CUSTOM_RANGE_LIMITS.days} days, from ${CUSTOM_RANGE_LIMITS.earliest} on: until then, the current month is shown.`}
+            </p>
+          )}
           {/* Days as 'yyyy-MM-dd' compare as text. The range is read the other way round. */}
-          {customStart && customEnd && customEnd < customStart && (
+          {!refused && customStart && customEnd && customEnd < customStart && (
             <p className="dashboard-custom-range__hint">The end date is before the start date: the days between them are shown.</p>
           )}
         </div>
@@ -110,6 +134,7 @@ const PARTIAL_YEAR = /^0\d{3}-/;
 function DayInput({
   day,
   onDay,
+  refusedBy,
   ...input
 }: {
   id: string;
@@ -117,6 +142,8 @@ function DayInput({
   day: string;
   min?: string;
   max?: string;
+  /** The id of the line that says why the range is refused, while it is. */
+  refusedBy?: string;
   onDay: (day: string) => void;
 }) {
   const [draft, setDraft] = useState(day);
@@ -133,6 +160,8 @@ function DayInput({
     <input
       {...input}
       type="date"
+      aria-invalid={refusedBy ? true : undefined}
+      aria-describedby={refusedBy}
       value={draft}
       onChange={(event) => {
         setDraft(event.target.value);

@@ -23,6 +23,7 @@ import {
   selectCustomEnd,
   selectCustomStart,
   selectDateMode,
+  selectIsRangeRefused,
   selectSelectedDay,
   selectView,
   type DashboardSnapshot,
@@ -218,6 +219,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
             onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
             onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
             onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
+            refused={selectIsRangeRefused(snapshot)}
             zone={range.start.zoneName}
           />
         </div>
