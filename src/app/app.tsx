@@ -11,6 +11,8 @@ import { dashboardPage, preloadDashboard } from '../features/dashboard/dashboard
 import { lazyModule, useLazyModule } from '../components/lazy-module.ts';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
+import { TagManager } from './tag-manager.tsx';
+import { env } from '../config/env.ts';
 import type { Session } from '../session/session.ts';
 import { SessionProvider, useSession } from '../session/session-context.tsx';
 
@@ -105,6 +107,7 @@ export function AppRoutes() {
 export function App({ session }: { session: Session }) {
   return (
     <SessionProvider session={session}>
+      <TagManager gtmId={env.gtmId} />
       <div className="app">
         <SiteHeader />
         <main className="app-main">

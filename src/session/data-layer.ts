@@ -1,5 +1,6 @@
 // The tag manager: events always go to window.dataLayer (created if missing); with VITE_GTM_ID set,
-// the Google Tag Manager snippet for it loads at start-up.
+// the Google Tag Manager snippet for it loads once, at start-up off the invite page
+// (src/app/tag-manager.tsx).
 type DataLayerWindow = Window & { dataLayer?: unknown[] };
 
 export function dataLayerOf(target: Window): unknown[] {
@@ -12,8 +13,9 @@ export function pushToDataLayer(target: Window, entry: Record<string, unknown>):
   dataLayerOf(target).push(entry);
 }
 
-/** Google Tag Manager's standard snippet: the gtm.js start event, then its script. */
+/** Google Tag Manager's standard snippet: the gtm.js start event, then its script; once. */
 export function loadTagManager(target: Window, gtmId: string): void {
+  if (target.document.querySelector('script[src^="https://www.googletagmanager.com/gtm.js"]')) return;
   pushToDataLayer(target, { 'gtm.start': Date.now(), event: 'gtm.js' });
   const script = target.document.createElement('script');
   script.async = true;
