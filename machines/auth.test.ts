@@ -8,7 +8,7 @@ import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
 import { selectResendWait, selectSetupPhase } from './auth.selectors.ts';
-import { authMachine, selectImpersonation, type AuthSnapshot } from './auth.ts';
+import { authMachine, selectImpersonation, selectIsSessionEnded, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
 const pending = <T>() => new Promise<T>(() => {});
@@ -477,12 +477,27 @@ describe('a verified session', () => {
     expect(selectImpersonation(actor.getSnapshot())?.getSnapshot().context.affiliateId).toBeNull();
   });
 
+  it('says the session has ended when the server ended it, not after the user logs out', () => {
+    const ended = start(tokens.verified()).actor;
+    ended.send({ type: 'SESSION.EXPIRED', message: null });
+    expect(selectIsSessionEnded(ended.getSnapshot())).toBe(true);
+    expect(ended.getSnapshot().context.error).toBeNull();
+    ended.send({ type: 'LOGIN.SUBMIT', username: 'parent', password: 'secret' });
+    expect(selectIsSessionEnded(ended.getSnapshot())).toBe(false);
+
+    const loggedOut = start(tokens.verified()).actor;
+    loggedOut.send({ type: 'LOGOUT' });
+    expect(loggedOut.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(selectIsSessionEnded(loggedOut.getSnapshot())).toBe(false);
+  });
+
   it('shows the refresh failure on the login form when SESSION.EXPIRED says why, and clears the user_id', () => {
     const { actor, saved, tracked } = start(tokens.verified());
 
     actor.send({ type: 'SESSION.EXPIRED', message: 'Token refresh failed: 500' });
 
-    expect(actor.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'ended' });
+    expect(selectIsSessionEnded(actor.getSnapshot())).toBe(true);
     expect(actor.getSnapshot().context.error).toBe('Token refresh failed: 500');
     expect(saved).toEqual([null]);
     expect(tracked).toEqual([{ user_id: '7' }, { user_id: null }]);

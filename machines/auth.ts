@@ -1,6 +1,7 @@
 // Sign-in and two-factor authentication, read top to bottom as the user goes through it. States:
 //   routing              the login gate, derived from the stored token
-//   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
+//   signedOut            the credentials form ('Email or Username', 'Password'); signingIn; ended: the
+//                        server ended the session (a 401, a refused refresh), and the form says so
 //   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
 //   totpSetup            its setup call (again on Retry), then the QR code beside the code form
 //   emailSetup           its setup call, which sends the e-mail, then the code form beside the resend wait
@@ -174,6 +175,7 @@ export const authMachine = setup({
       entry: 'forgetSession',
       states: {
         idle: { on: { 'LOGIN.SUBMIT': { target: 'signingIn', actions: 'clearError' } } },
+        ended: { tags: ['sessionEnded'], on: { 'LOGIN.SUBMIT': { target: 'signingIn', actions: 'clearError' } } },
         signingIn: {
           tags: ['pending'],
           invoke: {
@@ -276,7 +278,7 @@ export const authMachine = setup({
         'REFRESH.REQUEST': { actions: 'requestRefresh' },
         'TOKEN.REFRESHED': { target: '.active', actions: ['storeRefreshed', 'persistToken'] },
         'SESSION.EXPIRED': {
-          target: 'signedOut',
+          target: '#auth.signedOut.ended',
           actions: ['clearSession', 'persistToken', { type: 'setError', params: ({ event }) => event.message }, clearTrackedUser],
         },
         'STORAGE.CHANGED': [
@@ -300,6 +302,9 @@ export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 
 /** A call in flight: signing in, a 2FA call, or a session waiting for its refresh. */
 export const selectIsPending = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('pending');
+
+/** The server ended the session (not the user): the login form says so. */
+export const selectIsSessionEnded = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('sessionEnded');
 
 /** Signed in with a usable session: the app, the header's Logout. */
 export const selectIsSignedIn = (snapshot: AuthSnapshot): boolean => snapshot.matches({ authenticated: 'active' });

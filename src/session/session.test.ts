@@ -125,7 +125,7 @@ describe('a request that meets a 401', () => {
 
     await expect(fetchAffiliates(session.client)).rejects.toMatchObject({ status: 401 });
 
-    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'idle' });
+    expect(session.auth.getSnapshot().value).toEqual({ signedOut: 'ended' });
     expect(session.auth.getSnapshot().context.token).toBeNull();
     expect(localStorage.getItem('auth_token')).toBeNull();
     expect(track).toHaveBeenCalledWith({ user_id: null });

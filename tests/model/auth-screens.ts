@@ -31,6 +31,7 @@ const noButton = (name: string) => expect(screen.queryByRole('button', { name })
 const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
 const status = (text: string) => expect(statusTexts()).toContain(text);
 const noStatus = (text: string) => expect(statusTexts()).not.toContain(text);
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const signedOutChrome = () => {
   noButton('Logout');
   expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
@@ -81,6 +82,15 @@ export const screens: Record<string, Screen> = {
       heading('Affiliate Login');
       expect(button('Login')).toBeEnabled();
       noStatus('Signing in...');
+      noStatus(SESSION_ENDED);
+    },
+  },
+  'signedOut.ended': {
+    check: () => {
+      signedOutChrome();
+      heading('Affiliate Login');
+      expect(button('Login')).toBeEnabled();
+      status(SESSION_ENDED);
     },
   },
   'signedOut.signingIn': {

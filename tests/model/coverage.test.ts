@@ -106,6 +106,6 @@ describe('coverage helpers', () => {
     const partial = measureCoverage(authMachine, first ? [first] : [], { token: null });
     expect(partial.states.covered).toBeLessThan(partial.states.total);
     expect(partial.states.missing).toContain('auth.authenticated.restoring');
-    expect(partial.transitions.missing).toContain('auth.authenticated --SESSION.EXPIRED--> auth.signedOut');
+    expect(partial.transitions.missing).toContain('auth.authenticated --SESSION.EXPIRED--> auth.signedOut.ended');
   });
 });

@@ -1,10 +1,10 @@
 // The login screen: 'Email or Username', 'Password', Login, the error line, and 'Signing in...'
-// while the password is checked. No client-side field checks: whatever is typed goes to the
+// while the password is checked; after the server ended the session, a line that says so. No client-side field checks: whatever is typed goes to the
 // server, and stays in the form after an error.
 // The page may have shown this form before the app ran (prerendered into index.html): what was
 // typed into it meanwhile is taken over, and a Login pressed meanwhile is sent once the app runs.
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { selectIsPending } from '../../../machines/auth.ts';
+import { selectIsPending, selectIsSessionEnded } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
@@ -19,6 +19,7 @@ export function LoginScreen() {
   const signingIn = useAuthSelector(selectIsPending);
   const canSubmit = useAuthSelector((snapshot) => snapshot.can({ type: 'LOGIN.SUBMIT', username: '', password: '' }));
   const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const ended = useAuthSelector(selectIsSessionEnded);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const usernameId = useId();
@@ -47,6 +48,11 @@ export function LoginScreen() {
 
   return (
     <AuthCard title="Affiliate Login">
+      {ended && (
+        <p role="status" className="notice">
+          Your session has ended. Please sign in again.
+        </p>
+      )}
       {/* method="dialog": outside a dialog the browser's own submission sends nothing anywhere. */}
       <form ref={form} method="dialog" onSubmit={submit} noValidate>
         <div className="field">

@@ -110,7 +110,7 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
             <p className="dashboard-custom-range__hint">Until both days are chosen, the current month is shown.</p>
           )}
           {refused && (
-            <p id={limits} role="alert" className="dashboard-custom-range__hint dashboard-custom-range__hint--refused">
+            <p id={limits} role="alert" className="dashboard-custom-range__hint">
               {`Choose at most ${CUSTOM_RANGE_LIMITS.days} days, from ${CUSTOM_RANGE_LIMITS.earliest} on: until then, the current month is shown.`}
             </p>
           )}

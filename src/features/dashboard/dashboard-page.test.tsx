@@ -468,6 +468,37 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error');
   });
 
+  it('keeps the figures while offline and says so; a range chosen meanwhile loads once the connection is back', async () => {
+    const server = await signedIn('parent');
+    let offline = false;
+    const fetch: typeof globalThis.fetch = (input, init) =>
+      offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
+    const { user } = renderDashboard({ ...server, fetch });
+    await waitForData();
+    const before = shownStats();
+    expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
+
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    offline = true;
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(screen.getByText('You are offline. The figures will update when the connection is back.')).toHaveAttribute('role', 'status');
+
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
+    // Its calls get no answer: no error, and no retries to wait for; the last figures stay.
+    await act(settle);
+    await act(settle);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(shownStats()).toEqual(before);
+
+    onLine.mockReturnValue(true);
+    offline = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    const previousMonth = { start: today().minus({ months: 1 }).startOf('month'), end: today().startOf('month') };
+    await waitFor(() => expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...previousMonth }))));
+    expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
+    onLine.mockRestore();
+  });
+
   it('shows the forbidden text when the API refuses with 403, without retrying', async () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);

@@ -12,7 +12,7 @@
 // on screen. Once a range's figures are on screen, its previous period is loaded for each stat
 // box's change (src/api/previous-period.ts).
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
@@ -28,7 +28,7 @@ import {
   selectView,
   type DashboardSnapshot,
 } from '../../../machines/dashboard.ts';
-import { errorText } from '../../api/client.ts';
+import { ApiError, errorText } from '../../api/client.ts';
 import {
   dashboardData,
   useDashboardAffiliates,
@@ -44,6 +44,7 @@ import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { focusIfLost } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
+import { OFFLINE_TEXT, useOnline } from '../../components/use-online.ts';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
 import type { DetailTableName } from '../../domain/detail-columns.ts';
@@ -167,11 +168,22 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
   const changes = useStatChanges(data, derived.shown, scope.impersonated);
 
   // The first error among affiliates, payment events and fees shows, once no retry is coming
-  // for it: while the first failure is retried (on its own, or on Retry), the page waits.
+  // for it: while the first failure is retried (on its own, or on Retry), the page waits. Offline,
+  // a call that got no answer is no error: the figures on screen stay, a line says why they do
+  // not change, and every call is made again once the connection is back.
   const calls = [affiliates, events, fees];
+  const online = useOnline();
   const failure = calls.map((call) => call.error).find((error) => error !== undefined);
   const retrying = calls.some((call) => call.error !== undefined && call.isValidating);
-  const message = failure !== undefined ? (isFinalError(failure) && !retrying ? errorText(failure) : null) : derived.error;
+  const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';
+  const message = failure !== undefined ? (isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null) : derived.error;
+  const wasOnline = useRef(online);
+  const [refreshAffiliates, refreshEvents, refreshFees] = [affiliates.mutate, events.mutate, fees.mutate];
+  useEffect(() => {
+    const reconnected = online && !wasOnline.current;
+    wasOnline.current = online;
+    if (reconnected) for (const refresh of [refreshAffiliates, refreshEvents, refreshFees]) void refresh();
+  }, [online, refreshAffiliates, refreshEvents, refreshFees]);
   // Retry asks the calls that failed for good again. The button goes with the error line while
   // they run: the heading takes the focus.
   const retry = () => {
@@ -224,6 +236,11 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
           />
         </div>
       </div>
+      {!online && (
+        <p role="status" className="notice">
+          {OFFLINE_TEXT}
+        </p>
+      )}
       <Alert message={message} />
       {message !== null && failure !== undefined && (
         <div className="dashboard__retry">
