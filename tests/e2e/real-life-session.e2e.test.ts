@@ -1,0 +1,194 @@
+// The session where people really are, in Chromium against the reference server: a device clock
+// 10 minutes off the server's (the server issues its tokens on a clock shifted by
+// tokenClockOffsetSeconds), the connection lost across the refresh time, Logout on a shared
+// computer (the refresh token revoked, and the rotation log another tab wrote cleared), and a
+// link whose custom range would build millions of days.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpPortal } from './harness.ts';
+import { startPortal, type Portal } from './portal.ts';
+import { DESKTOP, expectVisible, poll, recordApiRequests, signIn, step } from './session.ts';
+
+interface StoredToken {
+  username: string;
+  access: string;
+  refresh: string;
+}
+
+const e2e = setUpPortal();
+
+async function freshPage(): Promise<Page> {
+  const context = e2e.track(await e2e.browser.newContext(DESKTOP));
+  return context.newPage();
+}
+
+const storedToken = async (p: Page): Promise<StoredToken | null> =>
+  JSON.parse((await p.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as StoredToken | null;
+
+const dashboard = (p: Page) => p.getByRole('heading', { level: 1, name: 'Globetrotter Travel Sales Dashboard', exact: true });
+const loginHeading = (p: Page) => p.getByRole('heading', { name: 'Affiliate Login' });
+const OFFLINE = 'You are offline. The figures will update when the connection is back.';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The rotation log the tabs of this browser share, as IndexedDB holds it. */
+const rotationLog = (p: Page) =>
+  p.evaluate(
+    () =>
+      new Promise<unknown>((resolve, reject) => {
+        const open = indexedDB.open('affiliate-portal');
+        open.onerror = () => reject(new Error('IndexedDB would not open'));
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('session')) return resolve(null);
+          const read = db.transaction('session').objectStore('session').get('rotations');
+          read.onsuccess = () => resolve(read.result ?? null);
+          read.onerror = () => reject(new Error('The rotation log could not be read'));
+        };
+      }),
+  );
+
+describe.each([
+  ['10 minutes fast', -600],
+  ['10 minutes slow', 600],
+])('a computer whose clock is %s', (_, serverAhead) => {
+  let shifted: Portal;
+  beforeAll(async () => {
+    shifted = await startPortal({ accessLifetimeSeconds: 120, tokenClockOffsetSeconds: serverAhead });
+  });
+  afterAll(async () => {
+    await shifted?.close();
+  });
+
+  it('keeps the session, refreshing the token 60 s before the server expires it: no loop, no 401', async () => {
+    const p = await freshPage();
+    const requests = recordApiRequests(p);
+    const refused: string[] = [];
+    p.on('response', (response) => {
+      if (response.status() === 401) refused.push(response.url());
+    });
+    await signIn(p, shifted, 'globetrotter');
+    await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard after sign-in', 15_000);
+    const refreshes = () => requests.filter((request) => request.path.startsWith('token/refresh/')).length;
+
+    await pause(25_000);
+    await step(p, 'dashboard', 'no refresh within 25 s of sign-in (the 2-minute token is due after 60 s on the server)', async () => {
+      expect(refreshes()).toBe(0);
+      expect(await loginHeading(p).count()).toBe(0);
+    });
+
+    // The next range's calls go out with the token the server still takes.
+    await p.getByLabel('Date range').selectOption('previous');
+    await step(p, 'dashboard', 'the Previous Month figures, still signed in', async () => {
+      await p.getByRole('region', { name: 'Summary' }).waitFor();
+      await poll('the loading line gone', async () => ((await p.getByText('Loading sales...').count()) === 0 ? true : undefined), 15_000);
+      expect(await loginHeading(p).count()).toBe(0);
+      expect(refused).toEqual([]);
+    });
+
+    // Past the refresh time on the server's clock: one refresh, and the session goes on.
+    await step(p, 'dashboard', 'one refresh about 60 s after sign-in, then none for a while', () =>
+      poll('a refresh', () => (refreshes() >= 1 ? true : undefined), 60_000, 500),
+    );
+    await pause(5_000);
+    expect(refreshes()).toBe(1);
+    expect(await dashboard(p).isVisible()).toBe(true);
+  });
+});
+
+describe('a connection lost across the refresh time', () => {
+  let shortLived: Portal;
+  beforeAll(async () => {
+    shortLived = await startPortal({ accessLifetimeSeconds: 70 });
+  });
+  afterAll(async () => {
+    await shortLived?.close();
+  });
+
+  it('keeps the session and the figures, says the page is offline, and refreshes once the connection is back', async () => {
+    const p = await freshPage();
+    await signIn(p, shortLived, 'globetrotter');
+    await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard after sign-in', 15_000);
+    await p.getByRole('region', { name: 'Summary' }).waitFor();
+    const before = (await storedToken(p))!;
+
+    await p.context().setOffline(true);
+    await expectVisible(p, 'dashboard (offline)', p.getByText(OFFLINE), `'${OFFLINE}'`);
+    // The refresh is due 10 s after sign-in; 40 s offline across it.
+    await pause(40_000);
+    await step(p, 'dashboard (offline)', 'still signed in, with the figures and the token kept', async () => {
+      expect(await loginHeading(p).count()).toBe(0);
+      expect(await p.getByRole('region', { name: 'Summary' }).isVisible()).toBe(true);
+      expect((await storedToken(p))?.refresh).toBe(before.refresh);
+    });
+
+    await p.context().setOffline(false);
+    await step(p, 'dashboard (back online)', 'a refreshed token soon after the connection is back, and no offline line', () =>
+      poll('a new access token', async () => ((await storedToken(p))?.access !== before.access ? true : undefined), 10_000, 200),
+    );
+    expect(await p.getByText(OFFLINE).count()).toBe(0);
+    expect(await dashboard(p).isVisible()).toBe(true);
+  });
+});
+
+describe('Logout on a shared computer', () => {
+  let shortLived: Portal;
+  beforeAll(async () => {
+    shortLived = await startPortal({ accessLifetimeSeconds: 65 });
+  });
+  afterAll(async () => {
+    await shortLived?.close();
+  });
+
+  it('revokes the refresh token on the server and leaves no token in localStorage or IndexedDB, also the rotation another tab logged', async () => {
+    const a = await freshPage();
+    await signIn(a, shortLived, 'globetrotter');
+    const first = (await storedToken(a))!;
+    // The first tab refreshes (5 s after sign-in) and logs the rotation in IndexedDB, then closes.
+    await step(a, 'dashboard (first tab)', 'a refresh, logged in the rotation log', () =>
+      poll('a rotation in IndexedDB', async () => ((await rotationLog(a)) as unknown[] | null)?.length || undefined, 15_000, 250),
+    );
+    const b = await a.context().newPage();
+    await b.goto(`${shortLived.url}/`);
+    await expectVisible(b, 'dashboard (second tab)', dashboard(b), 'the dashboard in a second tab', 15_000);
+    await a.close();
+    const live = (await storedToken(b))!;
+    expect(live.refresh).not.toBe(first.refresh);
+
+    await b.getByRole('button', { name: 'Logout' }).click();
+    await expectVisible(b, 'login', loginHeading(b), 'the login screen after Logout');
+    await step(b, 'login', 'nothing of the session left in localStorage or IndexedDB', async () => {
+      expect(await b.evaluate(() => Object.keys(localStorage))).toEqual([]);
+      await poll('an empty rotation log', async () => (((await rotationLog(b)) as unknown[] | null)?.length ? undefined : true), 5_000);
+    });
+    await step(b, 'login', 'the refresh token revoked on the server', () =>
+      poll(
+        'token/refresh/ refusing the refresh token the tab held',
+        async () => {
+          const answer = await fetch(`${shortLived.url}/api/v2/token/refresh/`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ refresh: live.refresh }),
+          });
+          return answer.status === 401 ? true : undefined;
+        },
+        5_000,
+        250,
+      ),
+    );
+  });
+});
+
+describe('a link to a custom range of millions of days', () => {
+  it('falls back to the default view at once, the URL corrected in place', async () => {
+    const p = await freshPage();
+    await signIn(p, e2e.portal, 'globetrotter', { path: '/?range=custom&start=0001-01-01&end=9999-12-31' });
+    await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard', 15_000);
+    await step(p, 'dashboard', 'Last 30 days, and the URL without the range', async () => {
+      await poll('the URL corrected', () => (new URL(p.url()).search === '' ? true : undefined), 10_000);
+      expect(await p.getByLabel('Date range').inputValue()).toBe('last30');
+      await p.getByRole('region', { name: 'Summary' }).waitFor();
+      expect(await p.evaluate(() => document.querySelectorAll('tr').length)).toBeLessThan(200);
+    });
+  });
+});
