@@ -85,6 +85,8 @@ CREATE TABLE IF NOT EXISTS payment_events (
   policies TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS payment_events_created ON payment_events(created);
+-- A scoped list (an affiliate and its children) reads only its affiliates' rows in the range.
+CREATE INDEX IF NOT EXISTS payment_events_affiliate ON payment_events(affiliate_id, created, id);
 
 -- A connection fee earned by the parent of the connected affiliate on one of its sales;
 -- id is the id of the underlying sale, which payment_events may hold too.
@@ -97,6 +99,7 @@ CREATE TABLE IF NOT EXISTS connection_fees (
   connection_fee_amount TEXT
 );
 CREATE INDEX IF NOT EXISTS connection_fees_created ON connection_fees(created);
+CREATE INDEX IF NOT EXISTS connection_fees_affiliate ON connection_fees(affiliate_id, created, id);
 
 CREATE TABLE IF NOT EXISTS reports (
   id INTEGER PRIMARY KEY,
@@ -131,10 +134,13 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 `;
 
-/** Opens (creating when needed) the database at `file`, or an in-memory one for ':memory:'. */
-export function openDatabase(file: string): Db {
+/**
+ * Opens (creating when needed) the database at `file`, or an in-memory one for ':memory:'.
+ * `verbose` is told every statement run, its parameters written in (tests read query plans).
+ */
+export function openDatabase(file: string, options: { verbose?: (sql: string) => void } = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, options.verbose ? { verbose: (sql) => options.verbose?.(String(sql)) } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);

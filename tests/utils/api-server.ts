@@ -50,6 +50,8 @@ export interface TestServerOptions {
   demo?: boolean;
   /** Takes the client address from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** The database to serve; a new in-memory one by default. */
+  db?: Db;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -63,7 +65,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
       current += ms;
     },
   };
-  const db = openDatabase(':memory:');
+  const db = options.db ?? openDatabase(':memory:');
   const { app, context } = createApp({
     db,
     secret: TEST_SECRET,
