@@ -28,10 +28,33 @@ interface ConnectionFeeRow {
   connection_fee_amount: string | null;
 }
 
-/** The start and end query parameters as stored timestamps (UTC ISO, comparable as text). */
-function readRange(c: Context<AppEnv>): { start: string; end: string | null } {
+/** The longest range a list answers, in calendar days: what the portal lets anyone choose. */
+export const MAX_RANGE_DAYS = 731;
+/** The earliest day a range may start on. */
+export const EARLIEST_START_DATE = '2000-01-01';
+
+/**
+ * The calendar days from the day `start` falls on to the end of the day `end` falls in (a range
+ * ending at a midnight takes none of that day), each in its own offset: a range across a change
+ * of daylight saving time is as long as its days, not its hours.
+ */
+function calendarDays(start: DateTime, end: DateTime): number {
+  const day = (time: DateTime) => DateTime.fromISO(time.toISODate() ?? '', { zone: 'utc' });
+  const endsInside = end.toMillis() > end.startOf('day').toMillis();
+  return day(end)
+    .plus({ days: endsInside ? 1 : 0 })
+    .diff(day(start), 'days').days;
+}
+
+/**
+ * The start and end query parameters as stored timestamps (UTC ISO, comparable as text). A range
+ * is at most MAX_RANGE_DAYS long (without an end: until `now`) and starts no earlier than
+ * EARLIEST_START_DATE in its own offset: a longer one is no view the portal shows, and costs a
+ * reading of years of rows.
+ */
+function readRange(c: Context<AppEnv>, now: number): { start: string; end: string | null } {
   const errors: Record<string, string[]> = {};
-  const parse = (name: 'start' | 'end', required: boolean): string | null => {
+  const parse = (name: 'start' | 'end', required: boolean): DateTime | null => {
     const value = c.req.query(name);
     if (value === undefined || value === '') {
       if (required) errors[name] = [messages.required];
@@ -44,12 +67,17 @@ function readRange(c: Context<AppEnv>): { start: string; end: string | null } {
       errors[name] = ['Enter a valid date/time.'];
       return null;
     }
-    return time.toUTC().toISO();
+    return time;
   };
   const start = parse('start', true);
   const end = parse('end', false);
   if (Object.keys(errors).length > 0 || start === null) throw fieldErrors(errors);
-  return { start, end };
+  if ((start.toISODate() ?? '') < EARLIEST_START_DATE) errors.start = [`The range may not start before ${EARLIEST_START_DATE}.`];
+  if (calendarDays(start, end ?? DateTime.fromMillis(now, { zone: start.zone })) > MAX_RANGE_DAYS) {
+    errors.end = [`The range may be at most ${MAX_RANGE_DAYS} days.`];
+  }
+  if (Object.keys(errors).length > 0) throw fieldErrors(errors);
+  return { start: start.toUTC().toISO() ?? '', end: end?.toUTC().toISO() ?? null };
 }
 
 /**
@@ -88,7 +116,7 @@ const allRowsSql = (table: ListTable, where: string) =>
  * A page of one affiliate's rows in the range, in the answers' order, read from the index that
  * starts with the affiliate: the rows of other affiliates are never read.
  */
-export const affiliateRowsSql = (table: ListTable) =>
+const affiliateRowsSql = (table: ListTable) =>
   `SELECT * FROM ${table} INDEXED BY ${table}_affiliate
    WHERE affiliate_id = ? AND ${PAGE_BOUNDS_SQL} AND (? IS NULL OR created < ?)
    ORDER BY created, id LIMIT ?`;
@@ -161,7 +189,7 @@ export function salesRoutes(ctx: ServerContext) {
 
   app.get('/payment_events/', verified, (c) => {
     const scope = c.get('scope');
-    const range = readRange(c);
+    const range = readRange(c, ctx.now());
     const pages = scope.all
       ? allPages<PaymentEventRow>(ctx, 'payment_events', '1 = 1', range)
       : affiliatePages<PaymentEventRow>(ctx, 'payment_events', scope.affiliateIds, range);
@@ -170,7 +198,7 @@ export function salesRoutes(ctx: ServerContext) {
 
   app.get('/connection_fees/', verified, (c) => {
     const scope = c.get('scope');
-    const range = readRange(c);
+    const range = readRange(c, ctx.now());
     // A fee is the parent's: the scope's fees are those of its affiliates' children (a fee of no
     // affiliate is nobody's).
     const pages = scope.all
