@@ -18,7 +18,7 @@ export interface EnvConfig {
   tagManager: boolean;
   /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
   trustProxy: boolean;
-  /** JWT_SECRET: the HS256 signing key, at least 32 bytes; none: one is made and kept in the database. */
+  /** JWT_SECRET: the HS256 signing key, at least 32 bytes; required with DEMO=0; none in the demo: one is made and kept in the database. */
   jwtSecret: string | undefined;
 }
 
@@ -40,7 +40,7 @@ function signingKey(env: Env): string | undefined {
   if (bytes < MIN_SECRET_BYTES) {
     throw new Error(
       `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (it has ${bytes}): a shorter HS256 key can be guessed from any token; ` +
-        `make one of random bytes with \`openssl rand -hex 32\`, or leave JWT_SECRET unset to have one made and kept in the database.`,
+        `make one of random bytes with \`openssl rand -hex 32\` (or, for the demo only, leave JWT_SECRET unset to have one made and kept in the database).`,
     );
   }
   return key;
@@ -57,6 +57,15 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
         `set DEMO=0, listen on a loopback HOST (127.0.0.1, ::1, localhost), or set DEMO_PUBLIC=1 to publish the demo anyway (its e-mail outbox stays off).`,
     );
   }
+  const jwtSecret = signingKey(env);
+  // Outside the demo the key must come from the environment: kept in the database, a copy of the
+  // file would let anyone sign a superuser's token.
+  if (!demo && jwtSecret === undefined) {
+    throw new Error(
+      'Refusing to start: DEMO=0 needs JWT_SECRET, the key that signs the tokens, which is never kept in the database outside the demo; ' +
+        "make one with `openssl rand -hex 32` and set JWT_SECRET to it in the server's environment (the same key at every start).",
+    );
+  }
   return {
     port: positiveInteger(env, 'PORT', defaultPort) ?? defaultPort,
     hostname,
@@ -67,7 +76,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',
-    jwtSecret: signingKey(env),
+    jwtSecret,
   };
 }
 

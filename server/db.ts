@@ -163,3 +163,7 @@ export function getMeta(db: Db, key: string): string | undefined {
 export function setMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 }
+
+export function deleteMeta(db: Db, key: string): void {
+  db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+}
