@@ -25,7 +25,12 @@ CREATE TABLE IF NOT EXISTS users (
   -- Base32 TOTP secret of the confirmed authenticator device
   totp_secret TEXT,
   -- last accepted TOTP time step: a code is accepted once
-  totp_last_step INTEGER NOT NULL DEFAULT 0
+  totp_last_step INTEGER NOT NULL DEFAULT 0,
+  -- in every token; raised when the password changes, 2FA is reset or the account is disabled,
+  -- which ends every session signed before
+  token_version INTEGER NOT NULL DEFAULT 0,
+  -- 0: disabled by an operator (npm run users -- disable)
+  is_active INTEGER NOT NULL DEFAULT 1
 );
 
 -- Two-factor devices being set up (the API's device_id), confirmed or not.
@@ -150,8 +155,14 @@ export function openDatabase(file: string, options: { verbose?: (sql: string) =>
 
 /** Brings a database made by an earlier version of the server up to the schema above. */
 function migrate(db: Db): void {
-  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)').all();
-  if (!columns.some((column) => column.name === 'family')) db.exec('ALTER TABLE refresh_tokens ADD COLUMN family TEXT');
+  const hasColumn = (table: string, name: string) =>
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+      .all()
+      .some((column) => column.name === name);
+  if (!hasColumn('refresh_tokens', 'family')) db.exec('ALTER TABLE refresh_tokens ADD COLUMN family TEXT');
+  if (!hasColumn('users', 'token_version')) db.exec('ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0');
+  if (!hasColumn('users', 'is_active')) db.exec('ALTER TABLE users ADD COLUMN is_active INTEGER NOT NULL DEFAULT 1');
   db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family)');
 }
 

@@ -8,11 +8,16 @@
 // is redeemed, so that an earlier one, no longer stored, still revokes the chain when it comes
 // back, and rotating a chain without end does not grow the database. (Tokens signed before chains
 // were named keep their rows, revoked, until they expire.)
+//
+// Tokens end with the credentials: both carry the user's token version, which changing the
+// password, resetting 2FA or disabling the account raises, and which every authenticated request
+// and every refresh compares with the database's (another process may have raised it). A refresh
+// makes its pair from the user as they are now: no configured 2FA method, a partial pair.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
 import { detail, messages } from './http.ts';
-import type { UserRow } from './users.ts';
+import { configuredMethod, type UserRow } from './users.ts';
 
 export interface AccessTokenClaims {
   token_type: 'access';
@@ -26,6 +31,8 @@ export interface AccessTokenClaims {
   is_2fa_verified: boolean;
   affiliate_id: string | null;
   is_superuser: boolean;
+  /** The user's token version when it was signed (none: signed before versions, counts as 0). */
+  token_version?: number;
 }
 
 interface RefreshTokenClaims {
@@ -39,6 +46,7 @@ interface RefreshTokenClaims {
   jti: string;
   user_id: number;
   is_2fa_verified: boolean;
+  token_version?: number;
 }
 
 export interface TokenPair {
@@ -61,11 +69,13 @@ export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
 export interface TokenService {
   /** A sign-in's pair, starting a chain. */
   issue(user: UserRow, verified: boolean): Promise<TokenPair>;
+  /** The claims of a genuine, unexpired access token; 401 otherwise. */
   verifyAccess(token: string): Promise<AccessTokenClaims>;
   /**
-   * Redeems a refresh token for a new pair of its chain, for the user `userOf` finds (401
-   * without one). `admit` is told of the chain of the chain's current token before its pair is
-   * made, and may refuse by throwing: a token redeemed before never gets that far.
+   * Redeems a refresh token for a new pair of its chain, for the user `userOf` finds as they are
+   * now (401 without one, for a disabled one, or when their token version moved on). `admit` is
+   * told of the chain of the chain's current token before its pair is made, and may refuse by
+   * throwing: a token redeemed before never gets that far.
    */
   rotate(token: string, options: { admit?: (family: string) => void; userOf: (id: number) => UserRow | undefined }): Promise<TokenPair>;
 }
@@ -132,14 +142,30 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         is_2fa_verified: verified,
         affiliate_id: user.affiliate_id,
         is_superuser: user.is_superuser === 1,
+        token_version: user.token_version,
       },
       accessLifetimeSeconds,
     );
     const refresh = await sign(
-      { token_type: 'refresh', jti: refreshJti, user_id: user.id, is_2fa_verified: verified, auth_time: signedInAt, family },
+      {
+        token_type: 'refresh',
+        jti: refreshJti,
+        user_id: user.id,
+        is_2fa_verified: verified,
+        auth_time: signedInAt,
+        family,
+        token_version: user.token_version,
+      },
       refreshLifetime,
     );
     return { access, refresh, row: { jti: refreshJti, userId: user.id, expiresAt: (nowSeconds() + refreshLifetime) * 1000, family } };
+  }
+
+  /** The claims of a genuine, unexpired refresh token. */
+  async function verifyRefresh(token: string): Promise<RefreshTokenClaims> {
+    const claims = (await verify(token, 'Token is invalid or expired')) as unknown as RefreshTokenClaims;
+    if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
+    return claims;
   }
 
   const store = ({ row }: SignedPair) => storeRefresh.run(row.jti, row.userId, row.expiresAt, row.family);
@@ -164,9 +190,7 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
     },
 
     async rotate(token, { admit, userOf }) {
-      const payload = await verify(token, 'Token is invalid or expired');
-      const claims = payload as unknown as RefreshTokenClaims;
-      if (claims.token_type !== 'refresh' || typeof claims.jti !== 'string') throw tokenNotValid('Token is invalid or expired');
+      const claims = await verifyRefresh(token);
       const named = typeof claims.family === 'string' ? claims.family : undefined;
       const stored = findRefresh.get(claims.jti);
       // Not stored: a genuine token of a named chain was redeemed before; any other is unknown.
@@ -177,13 +201,25 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       const family = stored.family ?? named ?? claims.jti;
       // Revoked: redeemed before (a token that names no chain), or its chain was revoked.
       if (stored.revoked_at !== null) reused(family);
-      // Only the chain's current token is held to the chain's limit: a reuse is never held back.
-      admit?.(family);
+      // The user as they are now: still there, active, with the credentials the chain began with.
       const user = userOf(claims.user_id);
       if (!user) throw detail(401, 'User not found');
+      if (!user.is_active) {
+        const error = detail(401, 'No active account found for the given token.');
+        error.body.code = 'no_active_account';
+        throw error;
+      }
+      if ((claims.token_version ?? 0) !== user.token_version) {
+        revokeFamily.run(now(), family, family);
+        throw tokenNotValid('Token is invalid or expired');
+      }
+      // Only the chain's current token is held to the chain's limit: a reuse is never held back.
+      admit?.(family);
       // A token signed before chains kept their sign-in time counts from its own issue.
       const signedInAt = typeof claims.auth_time === 'number' ? claims.auth_time : claims.iat;
-      const pair = await signPair(user, claims.is_2fa_verified === true, { family, signedInAt });
+      // Verified only while the account has a method to verify with.
+      const verified = claims.is_2fa_verified === true && configuredMethod(user) !== null;
+      const pair = await signPair(user, verified, { family, signedInAt });
       // The redeeming and the successor in one transaction: a token is redeemed once, and a reuse
       // noticed meanwhile finds the successor stored, to revoke it.
       const redeemed = db.transaction(() => {

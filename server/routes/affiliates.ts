@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
-import { passwordProblems } from '../password-rules.ts';
+import { MAX_PASSWORD_LENGTH, passwordProblems } from '../password-rules.ts';
 import { hashPassword } from '../passwords.ts';
 import { findUserById, type UserRow } from '../users.ts';
 
@@ -21,7 +21,6 @@ interface InviteRow {
   name: string;
 }
 
-const MAX_PASSWORD_LENGTH = 128;
 /** Django's User.email: an address longer than this is refused, not stored (it becomes the username, a token claim). */
 const MAX_EMAIL_LENGTH = 254;
 

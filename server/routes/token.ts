@@ -2,7 +2,7 @@
 // (TOTP or e-mailed code, completing two-factor authentication).
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { requireAuth } from '../auth.ts';
+import { currentUser, requireAuth } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { checkTotp, redeemEmailCode, sendEmailCode } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
@@ -55,7 +55,8 @@ export function tokenRoutes(ctx: ServerContext) {
     const signIn = signInKey ? ctx.throttle.record(signInKey) : undefined;
     // An unknown login costs a hash too: the answer time tells nothing about which accounts exist.
     const accepted = user ? await verifyPassword(password, user.password_hash) : await verifyNoPassword(password);
-    if (!user || !accepted) {
+    // A disabled account is answered as a wrong password, after the same hash.
+    if (!user || !accepted || !user.is_active) {
       if (signIn !== undefined) ctx.throttle.forget(signIn);
       throw detail(401, 'No active account found with the given credentials');
     }
@@ -96,9 +97,8 @@ export function tokenRoutes(ctx: ServerContext) {
   app.post('/token/verify/', partial, async (c) => {
     const { token } = await readBody(c, codeBody);
     // Read again: a request whose body came slowly must not check a code against the secret and
-    // last used step of when its headers came.
-    const user = findUserById(ctx.db, c.get('user').id);
-    if (!user) throw detail(401, 'User not found');
+    // last used step of when its headers came, nor outlive a session ended meanwhile.
+    const user = currentUser(ctx, c);
     const method = configuredMethod(user);
     if (!method) {
       throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });
