@@ -11,8 +11,10 @@
 //
 // Tokens end with the credentials: both carry the user's token version, which changing the
 // password, resetting 2FA or disabling the account raises, and which every authenticated request
-// and every refresh compares with the database's (another process may have raised it). A refresh
-// makes its pair from the user as they are now: no configured 2FA method, a partial pair.
+// and every refresh compares with the database's (another process may have raised it). Access
+// tokens name their chain too: a revoked chain (logged out, or a reused token) refuses them at
+// once. A refresh makes its pair from the user as they are now: no configured 2FA method, a
+// partial pair.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -33,6 +35,8 @@ export interface AccessTokenClaims {
   is_superuser: boolean;
   /** The user's token version when it was signed (none: signed before versions, counts as 0). */
   token_version?: number;
+  /** Its refresh chain (none: signed before access tokens named it). */
+  family?: string;
 }
 
 interface RefreshTokenClaims {
@@ -69,7 +73,7 @@ export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
 export interface TokenService {
   /** A sign-in's pair, starting a chain. */
   issue(user: UserRow, verified: boolean): Promise<TokenPair>;
-  /** The claims of a genuine, unexpired access token; 401 otherwise. */
+  /** The claims of a genuine, unexpired access token whose chain is not revoked; 401 otherwise. */
   verifyAccess(token: string): Promise<AccessTokenClaims>;
   /**
    * Redeems a refresh token for a new pair of its chain, for the user `userOf` finds as they are
@@ -78,6 +82,8 @@ export interface TokenService {
    * throwing: a token redeemed before never gets that far.
    */
   rotate(token: string, options: { admit?: (family: string) => void; userOf: (id: number) => UserRow | undefined }): Promise<TokenPair>;
+  /** Revokes the whole chain of a refresh token (logout); 401 for a token not genuine, expired, or of a chain ended already. */
+  revoke(token: string): Promise<void>;
 }
 
 export interface TokenOptions {
@@ -105,6 +111,9 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
   const revokeLive = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL');
   // A token stored before chains were kept (family NULL) heads a chain named by its jti.
   const revokeFamily = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE (family = ? OR jti = ?) AND revoked_at IS NULL');
+  const familyRevoked = db.prepare<[string], { revoked: 1 }>(
+    'SELECT 1 AS revoked FROM refresh_tokens WHERE family = ? AND revoked_at IS NOT NULL LIMIT 1',
+  );
 
   const sign = (claims: Record<string, unknown>, lifetime: number) =>
     new SignJWT(claims)
@@ -143,6 +152,7 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
         affiliate_id: user.affiliate_id,
         is_superuser: user.is_superuser === 1,
         token_version: user.token_version,
+        family,
       },
       accessLifetimeSeconds,
     );
@@ -186,6 +196,8 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
     async verifyAccess(token) {
       const payload = await verify(token, messages.tokenNotValid);
       if (payload.token_type !== 'access' || typeof payload.user_id !== 'number') throw tokenNotValid(messages.tokenNotValid);
+      // Its chain was logged out, or revoked for a reused token.
+      if (typeof payload.family === 'string' && familyRevoked.get(payload.family)) throw tokenNotValid(messages.tokenNotValid);
       return payload as unknown as AccessTokenClaims;
     },
 
@@ -230,6 +242,13 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       })();
       if (!redeemed) reused(family);
       return { access: pair.access, refresh: pair.refresh };
+    },
+
+    async revoke(token) {
+      const claims = await verifyRefresh(token);
+      const family = (typeof claims.family === 'string' ? claims.family : undefined) ?? findRefresh.get(claims.jti)?.family ?? claims.jti;
+      // Every token of the chain, an earlier one that comes back included, is refused from now on.
+      if (revokeFamily.run(now(), family, family).changes === 0) throw tokenNotValid('Token is blacklisted');
     },
   };
 }

@@ -1,5 +1,6 @@
 // Sign-in: POST token/ (password), token/refresh/, token/send-email/ (login code), token/verify/
-// (TOTP or e-mailed code, completing two-factor authentication).
+// (TOTP or e-mailed code, completing two-factor authentication), and token/blacklist/ (logout:
+// the refresh token's chain ends).
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { currentUser, requireAuth } from '../auth.ts';
@@ -73,6 +74,15 @@ export function tokenRoutes(ctx: ServerContext) {
       ctx.throttle.record(key);
     };
     return c.json(await ctx.tokens.rotate(refresh, { admit, userOf: (id) => findUserById(ctx.db, id) }));
+  });
+
+  // Logout: no other token of the chain refreshes again, and its access tokens are refused. Not
+  // throttled as refreshes are (per chain): it ends the chain the first time, and must never be
+  // held back by a thief keeping the chain at its limit.
+  app.post('/token/blacklist/', async (c) => {
+    const { refresh } = await readBody(c, refreshBody);
+    await ctx.tokens.revoke(refresh);
+    return c.json({});
   });
 
   app.post('/token/send-email/', partial, (c) => {
