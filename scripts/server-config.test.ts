@@ -89,6 +89,15 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, {})).toMatchObject({ demo: true, jwtSecret: undefined });
   });
 
+  it("shifts the tokens' clock by TOKEN_CLOCK_OFFSET_S whole seconds, ahead or behind, for tests; none by default", () => {
+    expect(readServerConfig(8080, {}).tokenClockOffsetSeconds).toBe(0);
+    expect(readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '600' }).tokenClockOffsetSeconds).toBe(600);
+    expect(readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '-600' }).tokenClockOffsetSeconds).toBe(-600);
+    expect(() => readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '10m' })).toThrow(
+      'TOKEN_CLOCK_OFFSET_S must be a whole number of seconds, got "10m"',
+    );
+  });
+
   it('tops the demo data up to SEED_EVENTS payment events, a positive whole number, only when set', () => {
     expect(readServerConfig(8080, {}).seedEvents).toBeUndefined();
     expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);

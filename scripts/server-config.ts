@@ -18,6 +18,8 @@ export interface EnvConfig {
   tagManager: boolean;
   /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** TOKEN_CLOCK_OFFSET_S=N, for tests: tokens are issued and checked N seconds ahead (behind, when negative). */
+  tokenClockOffsetSeconds: number;
   /** JWT_SECRET: the HS256 signing key, at least 32 bytes; required with DEMO=0; none in the demo: one is made and kept in the database. */
   jwtSecret: string | undefined;
 }
@@ -29,6 +31,14 @@ function positiveInteger(env: Env, name: string, fallback: number | undefined): 
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
+}
+
+function wholeNumber(env: Env, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return 0;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
   return value;
 }
 
@@ -77,6 +87,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',
     jwtSecret,
+    tokenClockOffsetSeconds: wholeNumber(env, 'TOKEN_CLOCK_OFFSET_S'),
   };
 }
 

@@ -31,6 +31,8 @@ export interface AppOptions {
   print?: (line: string) => void;
   /** Behind one reverse proxy: the client address for throttling is X-Forwarded-For's last entry. */
   trustProxy?: boolean;
+  /** Tests only: tokens are issued and checked on a clock this many seconds ahead (behind, when negative); TOTP and the rest keep `now`. */
+  tokenClockOffsetSeconds?: number;
 }
 
 /** The order in which Django's views list the methods they allow. */
@@ -47,6 +49,7 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     tokens: createTokenService(db, {
       secret: options.secret,
       now,
+      clockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
       accessLifetimeSeconds: options.accessLifetimeSeconds ?? 5 * 60,
       refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? 24 * 60 * 60,
     }),

@@ -40,6 +40,11 @@ export interface ServerOptions {
    * kept in the database; otherwise one is made for this process alone.
    */
   jwtSecret?: string;
+  /**
+   * Tests only: tokens are issued and checked on a clock this many seconds ahead of the real one
+   * (behind, when negative), as by a server whose clock is off; TOTP and the rest keep the real one.
+   */
+  tokenClockOffsetSeconds?: number;
   /** How long a client may take to send a request's headers, and the whole request; SLOW_CLIENT_TIMEOUTS unless given. */
   slowClientTimeouts?: { headersMs: number; requestMs: number };
 }
@@ -124,6 +129,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
     trustProxy: options.trustProxy ?? false,
+    tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
   });
   // Expired rows (throttle counts, codes, mail, refresh tokens) go now and every few minutes;
   // the timer does not keep the process alive.

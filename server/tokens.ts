@@ -14,7 +14,8 @@
 // and every refresh compares with the database's (another process may have raised it). Access
 // tokens name their chain too: a revoked chain (logged out, or a reused token) refuses them at
 // once. A refresh makes its pair from the user as they are now: no configured 2FA method, a
-// partial pair.
+// partial pair. Tokens are issued and checked on a clock of their own, the server's clock moved
+// by `clockOffsetSeconds` (tests: a server whose clock is off); everything else keeps the real one.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
@@ -89,6 +90,8 @@ export interface TokenService {
 export interface TokenOptions {
   secret: Uint8Array;
   now: () => number;
+  /** Tokens are issued and checked this many seconds ahead of `now` (behind, when negative). */
+  clockOffsetSeconds?: number;
   accessLifetimeSeconds: number;
   refreshLifetimeSeconds: number;
 }
@@ -100,7 +103,9 @@ interface SignedPair extends TokenPair {
 
 export function createTokenService(db: Db, options: TokenOptions): TokenService {
   const { secret, now, accessLifetimeSeconds, refreshLifetimeSeconds } = options;
-  const nowSeconds = () => Math.floor(now() / 1000);
+  /** The tokens' clock, in milliseconds: every iat, exp and chain time is on it. */
+  const tokenNow = () => now() + (options.clockOffsetSeconds ?? 0) * 1000;
+  const nowSeconds = () => Math.floor(tokenNow() / 1000);
   const storeRefresh = db.prepare('INSERT INTO refresh_tokens (jti, user_id, expires_at, family) VALUES (?, ?, ?, ?)');
   const findRefresh = db.prepare<[string], { family: string | null; revoked_at: number | null }>(
     'SELECT family, revoked_at FROM refresh_tokens WHERE jti = ?',
@@ -125,7 +130,11 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
   async function verify(token: string, invalid: string): Promise<Record<string, unknown>> {
     try {
       // A token without exp would never expire: refused, as every token this server signs has one.
-      const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(now()), requiredClaims: ['exp'] });
+      const { payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        currentDate: new Date(tokenNow()),
+        requiredClaims: ['exp'],
+      });
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw tokenNotValid(invalid);
@@ -168,7 +177,8 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       },
       refreshLifetime,
     );
-    return { access, refresh, row: { jti: refreshJti, userId: user.id, expiresAt: (nowSeconds() + refreshLifetime) * 1000, family } };
+    // The row expires with the token, on the real clock that prunes it.
+    return { access, refresh, row: { jti: refreshJti, userId: user.id, expiresAt: now() + refreshLifetime * 1000, family } };
   }
 
   /** The claims of a genuine, unexpired refresh token. */

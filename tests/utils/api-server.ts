@@ -52,6 +52,8 @@ export interface TestServerOptions {
   trustProxy?: boolean;
   /** The database to serve; a new in-memory one by default. */
   db?: Db;
+  /** Tokens are issued and checked this many seconds ahead of the clock (behind, when negative). */
+  tokenClockOffsetSeconds?: number;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -72,6 +74,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     now: clock.now,
     demo: options.demo ?? false,
     trustProxy: options.trustProxy ?? false,
+    tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
     ...(options.accessLifetimeSeconds === undefined ? {} : { accessLifetimeSeconds: options.accessLifetimeSeconds }),
     print: () => {},
   });
