@@ -76,7 +76,8 @@ export function affiliateRoutes(ctx: ServerContext) {
     const taken = () => account.get(email, email) !== undefined;
     const emailTaken = () => fieldErrors({ email: ['A user with that email already exists.'] });
     if (taken()) throw emailTaken();
-    const passwordHash = await hashPassword(password);
+    ctx.hashing.check();
+    const passwordHash = await ctx.hashing.run(() => hashPassword(password));
     const user = ctx.db.transaction((): UserRow | 'taken' | undefined => {
       // Again: another registration may have taken the address while this password was hashed.
       if (taken()) return 'taken';

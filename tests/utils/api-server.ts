@@ -8,6 +8,7 @@ import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type TokenPair } fr
 import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
 import { openDatabase, type Db } from '../../server/db.ts';
+import type { HashGateOptions } from '../../server/hash-gate.ts';
 import type { OutboxMessage } from '../../server/mail.ts';
 import { fixturePassword, fixturePasswordHash } from './fixture-passwords.ts';
 
@@ -54,6 +55,8 @@ export interface TestServerOptions {
   db?: Db;
   /** Tokens are issued and checked this many seconds ahead of the clock (behind, when negative). */
   tokenClockOffsetSeconds?: number;
+  /** How many password hashes run at once and wait; as the server's by default. */
+  hashing?: HashGateOptions;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -75,6 +78,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     demo: options.demo ?? false,
     trustProxy: options.trustProxy ?? false,
     tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
+    ...(options.hashing ? { hashing: options.hashing } : {}),
     ...(options.accessLifetimeSeconds === undefined ? {} : { accessLifetimeSeconds: options.accessLifetimeSeconds }),
     print: () => {},
   });
