@@ -2,8 +2,22 @@
 // The settings npm start and npm run dev read from the environment: a demo (DEMO=1, the default)
 // is refused on a public HOST unless DEMO_PUBLIC=1 says so; HSTS, the tag manager and trusting a
 // proxy's X-Forwarded-For are opt-in.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { banner, readServerConfig } from './server-config.ts';
+
+const KEY = 'k'.repeat(64);
+
+/** The message readServerConfig throws for `env`, or '' when it takes it. */
+function refusal(env: Record<string, string | undefined>): string {
+  try {
+    readServerConfig(8080, env);
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 describe('readServerConfig', () => {
   it('runs the demo on the loopback address by default', () => {
@@ -28,7 +42,7 @@ describe('readServerConfig', () => {
   });
 
   it('starts on a public HOST without the demo, or with DEMO_PUBLIC=1', () => {
-    expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO: '0' })).toMatchObject({ hostname: '0.0.0.0', demo: false });
+    expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO: '0', JWT_SECRET: KEY })).toMatchObject({ hostname: '0.0.0.0', demo: false });
     expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO_PUBLIC: '1' })).toMatchObject({ hostname: '0.0.0.0', demo: true });
   });
 
@@ -63,6 +77,27 @@ describe('readServerConfig', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('refuses DEMO=0 without JWT_SECRET, in one line saying how to make one: outside the demo no key is kept in the database', () => {
+    for (const env of [{ DEMO: '0' }, { DEMO: '0', JWT_SECRET: '' }, { DEMO: '0', HOST: '0.0.0.0' }]) {
+      const message = refusal(env);
+      expect(message, JSON.stringify(env)).toContain('DEMO=0 needs JWT_SECRET');
+      expect(message).toContain('openssl rand -hex 32');
+      expect(message).not.toContain('\n');
+    }
+    expect(readServerConfig(8080, { DEMO: '0', JWT_SECRET: KEY })).toMatchObject({ demo: false, jwtSecret: KEY });
+    // The demo may still have its key made and kept.
+    expect(readServerConfig(8080, {})).toMatchObject({ demo: true, jwtSecret: undefined });
+  });
+
+  it("shifts the tokens' clock by TOKEN_CLOCK_OFFSET_S whole seconds, ahead or behind, for tests; none by default", () => {
+    expect(readServerConfig(8080, {}).tokenClockOffsetSeconds).toBe(0);
+    expect(readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '600' }).tokenClockOffsetSeconds).toBe(600);
+    expect(readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '-600' }).tokenClockOffsetSeconds).toBe(-600);
+    expect(() => readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '10m' })).toThrow(
+      'TOKEN_CLOCK_OFFSET_S must be a whole number of seconds, got "10m"',
+    );
+  });
+
   it('tops the demo data up to SEED_EVENTS payment events, a positive whole number, only when set', () => {
     expect(readServerConfig(8080, {}).seedEvents).toBeUndefined();
     expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);
@@ -77,5 +112,22 @@ describe('banner', () => {
     expect(publicDemo).not.toContain('/__dev/outbox');
     expect(publicDemo).toContain('printed below');
     expect(banner('http://localhost:8080', { demo: false, outbox: false })).not.toContain('Demo accounts');
+  });
+});
+
+describe('npm start', () => {
+  it('with DEMO=0 and no JWT_SECRET exits at once with status 1 and the one-line reason', { timeout: 30_000 }, () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DEMO: '0', PORT: '0' };
+    delete env.JWT_SECRET;
+    const started = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'start.ts')], {
+      env,
+      encoding: 'utf8',
+      // Before the rule it would build and serve: stopped rather than waited for.
+      timeout: 20_000,
+    });
+    expect(started.status).toBe(1);
+    expect(started.stderr.trim().split('\n')).toHaveLength(1);
+    expect(started.stderr).toContain('openssl rand -hex 32');
+    expect(started.stdout).toBe('');
   });
 });

@@ -18,7 +18,9 @@ export interface EnvConfig {
   tagManager: boolean;
   /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
   trustProxy: boolean;
-  /** JWT_SECRET: the HS256 signing key, at least 32 bytes; none: one is made and kept in the database. */
+  /** TOKEN_CLOCK_OFFSET_S=N, for tests: tokens are issued and checked N seconds ahead (behind, when negative). */
+  tokenClockOffsetSeconds: number;
+  /** JWT_SECRET: the HS256 signing key, at least 32 bytes; required with DEMO=0; none in the demo: one is made and kept in the database. */
   jwtSecret: string | undefined;
 }
 
@@ -32,6 +34,14 @@ function positiveInteger(env: Env, name: string, fallback: number | undefined): 
   return value;
 }
 
+function wholeNumber(env: Env, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return 0;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
+  return value;
+}
+
 /** JWT_SECRET when set: an HS256 key shorter than its hash's 32 bytes can be guessed offline from any token. */
 function signingKey(env: Env): string | undefined {
   const key = env.JWT_SECRET;
@@ -40,7 +50,7 @@ function signingKey(env: Env): string | undefined {
   if (bytes < MIN_SECRET_BYTES) {
     throw new Error(
       `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (it has ${bytes}): a shorter HS256 key can be guessed from any token; ` +
-        `make one of random bytes with \`openssl rand -hex 32\`, or leave JWT_SECRET unset to have one made and kept in the database.`,
+        `make one of random bytes with \`openssl rand -hex 32\` (or, for the demo only, leave JWT_SECRET unset to have one made and kept in the database).`,
     );
   }
   return key;
@@ -57,6 +67,15 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
         `set DEMO=0, listen on a loopback HOST (127.0.0.1, ::1, localhost), or set DEMO_PUBLIC=1 to publish the demo anyway (its e-mail outbox stays off).`,
     );
   }
+  const jwtSecret = signingKey(env);
+  // Outside the demo the key must come from the environment: kept in the database, a copy of the
+  // file would let anyone sign a superuser's token.
+  if (!demo && jwtSecret === undefined) {
+    throw new Error(
+      'Refusing to start: DEMO=0 needs JWT_SECRET, the key that signs the tokens, which is never kept in the database outside the demo; ' +
+        "make one with `openssl rand -hex 32` and set JWT_SECRET to it in the server's environment (the same key at every start).",
+    );
+  }
   return {
     port: positiveInteger(env, 'PORT', defaultPort) ?? defaultPort,
     hostname,
@@ -67,7 +86,8 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',
-    jwtSecret: signingKey(env),
+    jwtSecret,
+    tokenClockOffsetSeconds: wholeNumber(env, 'TOKEN_CLOCK_OFFSET_S'),
   };
 }
 

@@ -6,6 +6,7 @@ import type { AppEnv, ServerContext } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, detail, errorResponse, messages } from './http.ts';
 import { isLoopbackAuthority } from './loopback.ts';
+import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { createMailer } from './mail.ts';
 import { affiliateRoutes } from './routes/affiliates.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -31,6 +32,10 @@ export interface AppOptions {
   print?: (line: string) => void;
   /** Behind one reverse proxy: the client address for throttling is X-Forwarded-For's last entry. */
   trustProxy?: boolean;
+  /** Tests only: tokens are issued and checked on a clock this many seconds ahead (behind, when negative); TOTP and the rest keep `now`. */
+  tokenClockOffsetSeconds?: number;
+  /** How many password hashes run at once, and how many requests wait; one per core but one, and a short queue, by default. */
+  hashing?: HashGateOptions;
 }
 
 /** The order in which Django's views list the methods they allow. */
@@ -47,11 +52,13 @@ export function createApp(options: AppOptions): { app: Hono<AppEnv>; context: Se
     tokens: createTokenService(db, {
       secret: options.secret,
       now,
+      clockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
       accessLifetimeSeconds: options.accessLifetimeSeconds ?? 5 * 60,
       refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? 24 * 60 * 60,
     }),
     throttle: createThrottle(db, now),
     mail: createMailer(db, now, options.print ?? ((line) => console.log(line))),
+    hashing: createHashGate(options.hashing),
   };
 
   const api = new Hono<AppEnv>();

@@ -1,10 +1,11 @@
 // Authentication and permissions: bearer tokens, 2FA verification, the affiliate scope of a
 // request (own affiliate and its descendants), and superuser-only impersonation.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Scope, ServerContext } from './context.ts';
 import type { Db } from './db.ts';
 import { detail, fieldErrors, messages } from './http.ts';
-import { findUserById } from './users.ts';
+import type { AccessTokenClaims } from './tokens.ts';
+import { findUserById, type UserRow } from './users.ts';
 
 export interface AuthRequirement {
   /** Data endpoints need a 2FA-verified token; the 2FA steps accept a partial one. */
@@ -14,14 +15,40 @@ export interface AuthRequirement {
 export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const claims = await ctx.tokens.verifyAccess(bearerToken(c.req.header('authorization')));
-    const user = findUserById(ctx.db, claims.user_id);
-    if (!user) throw detail(401, 'User not found');
+    const user = tokenUser(ctx, claims);
     if (verified && !claims.is_2fa_verified) throw detail(403, 'Two-factor authentication required.');
     c.set('user', user);
     c.set('claims', claims);
     c.set('scope', resolveScope(ctx.db, user.is_superuser === 1, user.affiliate_id, c.req.query('impersonate_affiliate')));
     await next();
   };
+}
+
+/**
+ * The user of an access token as the database has them now (another process, an operator's
+ * command, may have changed them a moment ago): 401 when gone, disabled, or when their
+ * credentials changed since the token was signed.
+ */
+function tokenUser(ctx: ServerContext, claims: AccessTokenClaims): UserRow {
+  const user = findUserById(ctx.db, claims.user_id);
+  if (!user) throw detail(401, 'User not found');
+  if (!user.is_active) throw withCode(detail(401, 'User is inactive'), 'user_inactive');
+  if ((claims.token_version ?? 0) !== user.token_version) throw withCode(detail(401, messages.tokenNotValid), 'token_not_valid');
+  return user;
+}
+
+/**
+ * The request's user read again, for a step that acts once the request's body is in: a request
+ * whose body came slowly must not act on what the account was when its headers came, nor outlive
+ * a session ended meanwhile.
+ */
+export function currentUser(ctx: ServerContext, c: Context<AppEnv>): UserRow {
+  return tokenUser(ctx, c.get('claims'));
+}
+
+function withCode(error: ReturnType<typeof detail>, code: string) {
+  error.body.code = code;
+  return error;
 }
 
 /**

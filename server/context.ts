@@ -1,5 +1,7 @@
-// What every route module is given: the database, the clock, tokens, throttling and mail.
+// What every route module is given: the database, the clock, tokens, throttling, mail and the
+// turns of password hashes.
 import type { Db } from './db.ts';
+import type { HashGate } from './hash-gate.ts';
 import type { Mailer } from './mail.ts';
 import type { Throttle } from './throttle.ts';
 import type { AccessTokenClaims, TokenService } from './tokens.ts';
@@ -12,6 +14,8 @@ export interface ServerContext {
   tokens: TokenService;
   throttle: Throttle;
   mail: Mailer;
+  /** Password hashes take turns: a core stays free for everyone else. */
+  hashing: HashGate;
   demo: boolean;
   /** Takes the client address from X-Forwarded-For (behind one reverse proxy). */
   trustProxy: boolean;

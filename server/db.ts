@@ -25,7 +25,12 @@ CREATE TABLE IF NOT EXISTS users (
   -- Base32 TOTP secret of the confirmed authenticator device
   totp_secret TEXT,
   -- last accepted TOTP time step: a code is accepted once
-  totp_last_step INTEGER NOT NULL DEFAULT 0
+  totp_last_step INTEGER NOT NULL DEFAULT 0,
+  -- in every token; raised when the password changes, 2FA is reset or the account is disabled,
+  -- which ends every session signed before
+  token_version INTEGER NOT NULL DEFAULT 0,
+  -- 0: disabled by an operator (npm run users -- disable)
+  is_active INTEGER NOT NULL DEFAULT 1
 );
 
 -- Two-factor devices being set up (the API's device_id), confirmed or not.
@@ -85,6 +90,8 @@ CREATE TABLE IF NOT EXISTS payment_events (
   policies TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS payment_events_created ON payment_events(created);
+-- A scoped list (an affiliate and its children) reads only its affiliates' rows in the range.
+CREATE INDEX IF NOT EXISTS payment_events_affiliate ON payment_events(affiliate_id, created, id);
 
 -- A connection fee earned by the parent of the connected affiliate on one of its sales;
 -- id is the id of the underlying sale, which payment_events may hold too.
@@ -97,6 +104,7 @@ CREATE TABLE IF NOT EXISTS connection_fees (
   connection_fee_amount TEXT
 );
 CREATE INDEX IF NOT EXISTS connection_fees_created ON connection_fees(created);
+CREATE INDEX IF NOT EXISTS connection_fees_affiliate ON connection_fees(affiliate_id, created, id);
 
 CREATE TABLE IF NOT EXISTS reports (
   id INTEGER PRIMARY KEY,
@@ -131,10 +139,13 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 `;
 
-/** Opens (creating when needed) the database at `file`, or an in-memory one for ':memory:'. */
-export function openDatabase(file: string): Db {
+/**
+ * Opens (creating when needed) the database at `file`, or an in-memory one for ':memory:'.
+ * `verbose` is told every statement run, its parameters written in (tests read query plans).
+ */
+export function openDatabase(file: string, options: { verbose?: (sql: string) => void } = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, options.verbose ? { verbose: (sql) => options.verbose?.(String(sql)) } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);
@@ -144,8 +155,14 @@ export function openDatabase(file: string): Db {
 
 /** Brings a database made by an earlier version of the server up to the schema above. */
 function migrate(db: Db): void {
-  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(refresh_tokens)').all();
-  if (!columns.some((column) => column.name === 'family')) db.exec('ALTER TABLE refresh_tokens ADD COLUMN family TEXT');
+  const hasColumn = (table: string, name: string) =>
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+      .all()
+      .some((column) => column.name === name);
+  if (!hasColumn('refresh_tokens', 'family')) db.exec('ALTER TABLE refresh_tokens ADD COLUMN family TEXT');
+  if (!hasColumn('users', 'token_version')) db.exec('ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0');
+  if (!hasColumn('users', 'is_active')) db.exec('ALTER TABLE users ADD COLUMN is_active INTEGER NOT NULL DEFAULT 1');
   db.exec('CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens(family)');
 }
 
@@ -156,4 +173,8 @@ export function getMeta(db: Db, key: string): string | undefined {
 
 export function setMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+export function deleteMeta(db: Db, key: string): void {
+  db.prepare('DELETE FROM meta WHERE key = ?').run(key);
 }

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { compressAnswers } from './compression.ts';
-import { getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { deleteMeta, getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { builtPageHashes, noStore, securityHeaders } from './security-headers.ts';
@@ -35,8 +35,16 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
   trustProxy?: boolean;
-  /** The HS256 signing key (at least 32 bytes); none: one is made on first start and kept in the database. */
+  /**
+   * The HS256 signing key (at least 32 bytes). None: in the demo, one is made on first start and
+   * kept in the database; otherwise one is made for this process alone.
+   */
   jwtSecret?: string;
+  /**
+   * Tests only: tokens are issued and checked on a clock this many seconds ahead of the real one
+   * (behind, when negative), as by a server whose clock is off; TOTP and the rest keep the real one.
+   */
+  tokenClockOffsetSeconds?: number;
   /** How long a client may take to send a request's headers, and the whole request; SLOW_CLIENT_TIMEOUTS unless given. */
   slowClientTimeouts?: { headersMs: number; requestMs: number };
 }
@@ -88,9 +96,16 @@ function givenKey(given: string | undefined): Uint8Array | null {
   return key;
 }
 
-/** The signing key: the one given, else one made on first start and kept in the database. */
-function signingSecret(db: Db, given: Uint8Array | null): Uint8Array {
+/**
+ * The signing key: the one given; else, in the demo, one made on first start and kept in the
+ * database. Outside the demo a key is never kept there (a copy of the file would let anyone sign
+ * a superuser's token), and one a demo kept is deleted: without one given, the key is made for
+ * this process alone (`npm start` refuses to start without JWT_SECRET instead).
+ */
+function signingSecret(db: Db, given: Uint8Array | null, demo: boolean): Uint8Array {
+  if (!demo) deleteMeta(db, 'jwt_secret');
   if (given) return given;
+  if (!demo) return randomBytes(32);
   let stored = getMeta(db, 'jwt_secret');
   if (!stored) {
     stored = randomBytes(32).toString('hex');
@@ -109,11 +124,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const outbox = options.demo && isLoopbackHost(hostname);
   const { app: api } = createApp({
     db,
-    secret: signingSecret(db, key),
+    secret: signingSecret(db, key, options.demo),
     demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     print: log,
     trustProxy: options.trustProxy ?? false,
+    tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
   });
   // Expired rows (throttle counts, codes, mail, refresh tokens) go now and every few minutes;
   // the timer does not keep the process alive.

@@ -101,9 +101,10 @@ describe('other users while one account signs in 20 times at once', () => {
     while (!loginsDone && busy.length < 200) busy.push(await timedGet());
     const statuses = await logins;
     console.log(
-      `GET payment_events/ of another user: p50 ${median(idle).toFixed(1)} ms idle, p50 ${median(busy).toFixed(1)} ms (${busy.length} requests) while 20 logins of one account ran (answers: ${statuses.filter((s) => s === 200).length}x 200, ${statuses.filter((s) => s === 429).length}x 429)`,
+      `GET payment_events/ of another user: p50 ${median(idle).toFixed(1)} ms idle, p50 ${median(busy).toFixed(1)} ms (${busy.length} requests) while 20 logins of one account ran (answers: ${statuses.filter((s) => s === 200).length}x 200, ${statuses.filter((s) => s === 429).length}x 429, ${statuses.filter((s) => s === 503).length}x 503)`,
     );
-    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    // Each is answered: signed in, throttled, or told to come back (the hashes' queue was full).
+    expect(statuses.every((status) => status === 200 || status === 429 || status === 503)).toBe(true);
     expect(busy.length).toBeGreaterThan(0);
   });
 });

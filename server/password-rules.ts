@@ -2,6 +2,8 @@
 // not too similar to the user's e-mail address, at least 8 characters, not a common password,
 // not entirely numeric. Registration answers every rule that fails.
 export const MIN_PASSWORD_LENGTH = 8;
+/** Django's longest password field: a longer one is refused, not hashed. */
+export const MAX_PASSWORD_LENGTH = 128;
 /** Django's UserAttributeSimilarityValidator refuses a similarity ratio of 0.7 or more. */
 const MAX_SIMILARITY = 0.7;
 

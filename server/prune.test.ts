@@ -53,13 +53,19 @@ describe('pruneExpired', () => {
     });
     expect(count('failed_attempts')).toBe(before.failed);
 
-    // 15 minutes on: the failures and the codes (10 minutes) are gone, the rest stays.
+    // 15 minutes on: the codes (10 minutes) are gone; the failures stay for the longest throttle
+    // window (refused registrations count for an hour).
     server.clock.advance(15 * MINUTE);
     const quarter = pruneExpired(server.db, server.clock.now());
-    expect(quarter.failedAttempts).toBe(before.failed);
     expect(quarter.emailCodes).toBe(before.codes);
-    expect(count('failed_attempts')).toBe(0);
     expect(count('email_codes')).toBe(0);
+    expect(count('failed_attempts')).toBe(before.failed);
+
+    // An hour on: the failures are gone, the rest stays.
+    server.clock.advance(45 * MINUTE);
+    const hour = pruneExpired(server.db, server.clock.now());
+    expect(hour.failedAttempts).toBe(before.failed);
+    expect(count('failed_attempts')).toBe(0);
     expect(count('outbox')).toBe(before.outbox);
     expect(count('refresh_tokens')).toBe(before.refresh);
 

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { jwtVerify } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Db } from './db.ts';
 import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 import { DEMO_PASSWORD } from './seed.ts';
@@ -251,6 +252,20 @@ describe('the signing key', () => {
     });
     const { access } = (await answer.json()) as { access: string };
     await expect(jwtVerify(access, new TextEncoder().encode(key))).resolves.toBeTruthy();
+  });
+
+  it('is never kept in the database outside the demo: one a demo kept there is deleted', async () => {
+    const databasePath = path.join(workDir, 'kept-key.sqlite');
+    const keptKey = (db: Db) => db.prepare("SELECT value FROM meta WHERE key = 'jwt_secret'").get();
+    const demo = await serve({ databasePath, demo: true });
+    expect(keptKey(demo.server.db)).toBeDefined();
+    await demo.server.close();
+    const given = await serve({ databasePath, jwtSecret: 'k'.repeat(32) });
+    expect(keptKey(given.server.db)).toBeUndefined();
+    await given.server.close();
+    // Without a key (in process only: npm start refuses to), none is made and kept either.
+    const none = await serve({ databasePath });
+    expect(keptKey(none.server.db)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
-// Throttling by counted events per key (wrong passwords, wrong codes, e-mails sent, sign-ins):
-// after `limit.count` events within `limit.windowMs` for one key, further attempts get 429 until
-// the oldest event leaves the window. The events live in the failed_attempts table.
+// Throttling by counted events per key (wrong passwords, wrong codes, e-mails sent, sign-ins,
+// refused registrations): after `limit.count` events within `limit.windowMs` for one key, further
+// attempts get 429 until the oldest event leaves the window. The events live in the
+// failed_attempts table.
 import type { Db } from './db.ts';
 import { ApiError } from './http.ts';
 
@@ -13,8 +14,8 @@ const MINUTE = 60_000;
 
 /** Wrong passwords or codes per key: 5 in 15 minutes. */
 export const FAILURE_LIMIT: Limit = { count: 5, windowMs: 15 * MINUTE };
-/** The longest window of any limit: older events count for nothing and may be deleted. */
-export const LONGEST_WINDOW_MS = 15 * MINUTE;
+/** The longest window of any limit (refused registrations: an hour): older events count for nothing and may be deleted. */
+export const LONGEST_WINDOW_MS = 60 * MINUTE;
 
 export interface Throttle {
   /** Throws 429 (DRF's throttle text) while `key` has `limit.count` events in the window. */

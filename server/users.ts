@@ -11,6 +11,10 @@ export interface UserRow {
   twofa_method: 'totp' | 'email' | null;
   totp_secret: string | null;
   totp_last_step: number;
+  /** Raised when the password changes, 2FA is reset or the account is disabled: older tokens stop working. */
+  token_version: number;
+  /** 0: disabled (by an operator); the account cannot sign in, and its tokens stop working. */
+  is_active: number;
 }
 
 /** The account's second factor: none, or 'totp' without a secret (never confirmed), is none. */

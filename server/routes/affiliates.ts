@@ -1,12 +1,16 @@
 // GET affiliates/ (the request's scope), and invites: GET affiliates/invites/{id}/ and
 // POST affiliates/invites/register/, both without authentication. An invite works once.
+// Registration's refusals are limited per invite and per client address: each may tell whether an
+// e-mail address has an account, and an invite link may be shared, leaked or guessed at.
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { requireAuth, scopeFilter } from '../auth.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
-import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
-import { passwordProblems } from '../password-rules.ts';
+import { clientAddress } from '../client-address.ts';
+import { detail, fieldErrors, messages, readBody, requiredString, toFieldErrors } from '../http.ts';
+import { MAX_PASSWORD_LENGTH, passwordProblems } from '../password-rules.ts';
 import { hashPassword } from '../passwords.ts';
+import type { Limit } from '../throttle.ts';
 import { findUserById, type UserRow } from '../users.ts';
 
 interface AffiliateRow {
@@ -21,9 +25,10 @@ interface InviteRow {
   name: string;
 }
 
-const MAX_PASSWORD_LENGTH = 128;
 /** Django's User.email: an address longer than this is refused, not stored (it becomes the username, a token claim). */
 const MAX_EMAIL_LENGTH = 254;
+/** Refused registrations an invite takes in an hour, and a client address across invites. */
+const REFUSED_REGISTRATION_LIMIT: Limit = { count: 10, windowMs: 60 * 60_000 };
 
 const registerBody = z
   .object({
@@ -70,16 +75,37 @@ export function affiliateRoutes(ctx: ServerContext) {
   });
 
   app.post('/affiliates/invites/register/', async (c) => {
-    const { email, password, invite_id } = await readBody(c, registerBody);
+    // Refusals count per client address, and per invite once its id is read.
+    const addressKey = `register-address:${clientAddress(c, ctx.trustProxy)}`;
+    ctx.throttle.check(addressKey, REFUSED_REGISTRATION_LIMIT);
+    const body = await readBody(c, z.record(z.string(), z.unknown()));
+    const inviteKey =
+      typeof body.invite_id === 'string' && body.invite_id.trim() !== '' ? `register-invite:${body.invite_id.trim()}` : null;
+    if (inviteKey) ctx.throttle.check(inviteKey, REFUSED_REGISTRATION_LIMIT);
+    // Counted before anything is checked, and taken back when the account is made or the request is
+    // not served (busy): concurrent refusals cannot outrun the limits.
+    const counted = [addressKey, ...(inviteKey ? [inviteKey] : [])].map((key) => ctx.throttle.record(key));
+    const uncount = () => counted.forEach((id) => ctx.throttle.forget(id));
+    const parsed = await registerBody.safeParseAsync(body, { reportInput: true });
+    if (!parsed.success) throw fieldErrors(toFieldErrors(parsed.error));
+    const { email, password, invite_id } = parsed.data;
     const invite = findOpenInvite(invite_id);
     if (!invite) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
+    try {
+      ctx.hashing.check();
+    } catch (error) {
+      uncount();
+      throw error;
+    }
+    // The hash first, for an address with an account too: its answer comes no sooner than a new
+    // address's, and tells nothing by its time.
+    const passwordHash = await ctx.hashing.run(() => hashPassword(password));
     const account = ctx.db.prepare('SELECT 1 FROM users WHERE email = ? OR username = ?');
     const taken = () => account.get(email, email) !== undefined;
     const emailTaken = () => fieldErrors({ email: ['A user with that email already exists.'] });
-    if (taken()) throw emailTaken();
-    const passwordHash = await hashPassword(password);
     const user = ctx.db.transaction((): UserRow | 'taken' | undefined => {
-      // Again: another registration may have taken the address while this password was hashed.
+      // Checked here, with the account's making: another registration may have taken the address
+      // while this password was hashed.
       if (taken()) return 'taken';
       // Marking the invite used in the same transaction: two registrations cannot share it.
       const used = ctx.db.prepare('UPDATE invites SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), invite.id);
@@ -91,6 +117,7 @@ export function affiliateRoutes(ctx: ServerContext) {
     })();
     if (user === 'taken') throw emailTaken();
     if (!user) throw fieldErrors({ non_field_errors: ['This invite is invalid or has expired.'] });
+    uncount();
     const tokens = await ctx.tokens.issue(user, false);
     return c.json({ user: { username: user.username, email: user.email }, tokens }, 201);
   });

@@ -181,3 +181,46 @@ describe('GET connection_fees/', () => {
     expectFieldErrors(await get('connection_fees/', access, { start: 'not-a-date' }), { start: true });
   });
 });
+
+describe.each(['payment_events/', 'connection_fees/'])('GET %s range bounds', (path) => {
+  const TOO_LONG = ['The range may be at most 731 days.'];
+  const TOO_EARLY = ['The range may not start before 2000-01-01.'];
+
+  it('answers a range of 731 days, as the portal asks for one: from the start of a day to the start of the day after the last', async () => {
+    const { access } = await verifiedPair('parent');
+    const ok = async (start: string, end: string) =>
+      expect((await get(path, access, { start, end })).status, `${start} – ${end}`).toBe(200);
+    await ok('2025-01-01T00:00:00.000+01:00', '2027-01-02T00:00:00.000+01:00');
+    // Daylight saving time ends inside the range: 731 days and an hour, still 731 calendar days.
+    await ok('2025-06-01T00:00:00.000+02:00', '2027-06-02T00:00:00.000+01:00');
+    // It starts inside: 731 days less an hour.
+    await ok('2025-01-01T00:00:00.000+01:00', '2027-01-02T00:00:00.000+02:00');
+  });
+
+  it('refuses a longer range with a field error on end', async () => {
+    const { access } = await verifiedPair('parent');
+    expectFieldErrors(await get(path, access, { start: '2025-01-01T00:00:00.000+01:00', end: '2027-01-03T00:00:00.000+01:00' }), {
+      end: TOO_LONG,
+    });
+    // A second into one more day.
+    expectFieldErrors(await get(path, access, { start: '2025-01-01T00:00:00.000+01:00', end: '2027-01-02T00:00:01.000+01:00' }), {
+      end: TOO_LONG,
+    });
+    expectFieldErrors(await get(path, access, { start: '2001-01-01T00:00:00.000Z', end: '9999-12-31T00:00:00.000Z' }), { end: TOO_LONG });
+    // Without an end, the range runs until now (the test server's clock: 2026-12-20).
+    expectFieldErrors(await get(path, access, { start: '2024-12-01T00:00:00.000Z' }), { end: TOO_LONG });
+    expect((await get(path, access, { start: '2025-01-01T00:00:00.000Z' })).status).toBe(200);
+  });
+
+  it('refuses a start before 2000-01-01 in its own offset with a field error on start', async () => {
+    const { access } = await verifiedPair('parent');
+    const end = '2000-06-01T00:00:00.000Z';
+    expectFieldErrors(await get(path, access, { start: '1999-12-31T23:59:59.000Z', end }), { start: TOO_EARLY });
+    // 2000-01-01T00:30Z, but 1999 where it was written.
+    expectFieldErrors(await get(path, access, { start: '1999-12-31T23:30:00.000-01:00', end }), { start: TOO_EARLY });
+    // 1999-12-31T19:00Z, but 2000 where it was written.
+    expect((await get(path, access, { start: '2000-01-01T00:00:00.000+05:00', end })).status).toBe(200);
+    const both = await get(path, access, { start: '0001-01-01T00:00:00.000Z', end: '9999-12-31T00:00:00.000Z' });
+    expectFieldErrors(both, { start: TOO_EARLY, end: TOO_LONG });
+  });
+});

@@ -1,8 +1,9 @@
 // Sign-in: POST token/ (password), token/refresh/, token/send-email/ (login code), token/verify/
-// (TOTP or e-mailed code, completing two-factor authentication).
+// (TOTP or e-mailed code, completing two-factor authentication), and token/blacklist/ (logout:
+// the refresh token's chain ends).
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { requireAuth } from '../auth.ts';
+import { currentUser, requireAuth } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { checkTotp, redeemEmailCode, sendEmailCode } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
@@ -50,12 +51,15 @@ export function tokenRoutes(ctx: ServerContext) {
     ctx.throttle.check(accountKey);
     ctx.throttle.check(addressKey, ADDRESS_FAILURE_LIMIT);
     if (signInKey) ctx.throttle.check(signInKey, SIGN_IN_LIMIT);
+    // Too many hashes waiting: 503 at once, neither counted nor hashed.
+    ctx.hashing.check();
     // Counted before hashing and taken back after: concurrent requests cannot outrun a limit.
     const failures = [ctx.throttle.record(accountKey), ctx.throttle.record(addressKey)];
     const signIn = signInKey ? ctx.throttle.record(signInKey) : undefined;
     // An unknown login costs a hash too: the answer time tells nothing about which accounts exist.
-    const accepted = user ? await verifyPassword(password, user.password_hash) : await verifyNoPassword(password);
-    if (!user || !accepted) {
+    const accepted = await ctx.hashing.run(() => (user ? verifyPassword(password, user.password_hash) : verifyNoPassword(password)));
+    // A disabled account is answered as a wrong password, after the same hash.
+    if (!user || !accepted || !user.is_active) {
       if (signIn !== undefined) ctx.throttle.forget(signIn);
       throw detail(401, 'No active account found with the given credentials');
     }
@@ -72,6 +76,15 @@ export function tokenRoutes(ctx: ServerContext) {
       ctx.throttle.record(key);
     };
     return c.json(await ctx.tokens.rotate(refresh, { admit, userOf: (id) => findUserById(ctx.db, id) }));
+  });
+
+  // Logout: no other token of the chain refreshes again, and its access tokens are refused. Not
+  // throttled as refreshes are (per chain): it ends the chain the first time, and must never be
+  // held back by a thief keeping the chain at its limit.
+  app.post('/token/blacklist/', async (c) => {
+    const { refresh } = await readBody(c, refreshBody);
+    await ctx.tokens.revoke(refresh);
+    return c.json({});
   });
 
   app.post('/token/send-email/', partial, (c) => {
@@ -96,9 +109,8 @@ export function tokenRoutes(ctx: ServerContext) {
   app.post('/token/verify/', partial, async (c) => {
     const { token } = await readBody(c, codeBody);
     // Read again: a request whose body came slowly must not check a code against the secret and
-    // last used step of when its headers came.
-    const user = findUserById(ctx.db, c.get('user').id);
-    if (!user) throw detail(401, 'User not found');
+    // last used step of when its headers came, nor outlive a session ended meanwhile.
+    const user = currentUser(ctx, c);
     const method = configuredMethod(user);
     if (!method) {
       throw fieldErrors({ non_field_errors: ['Two-factor authentication is not configured for this account.'] });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { requireAuth } from '../auth.ts';
+import { currentUser, requireAuth } from '../auth.ts';
 import { checkSendLimit, checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, totpUri } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
@@ -34,8 +34,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
    * slowly must not act on what it was when its headers came.
    */
   function userMaySetUp(c: Context<AppEnv>): UserRow {
-    const user = findUserById(ctx.db, c.get('user').id);
-    if (!user) throw detail(401, 'User not found');
+    const user = currentUser(ctx, c);
     if (configuredMethod(user)) throw detail(403, messages.permissionDenied);
     return user;
   }

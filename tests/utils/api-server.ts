@@ -8,6 +8,7 @@ import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type TokenPair } fr
 import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
 import { openDatabase, type Db } from '../../server/db.ts';
+import type { HashGateOptions } from '../../server/hash-gate.ts';
 import type { OutboxMessage } from '../../server/mail.ts';
 import { fixturePassword, fixturePasswordHash } from './fixture-passwords.ts';
 
@@ -50,6 +51,12 @@ export interface TestServerOptions {
   demo?: boolean;
   /** Takes the client address from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** The database to serve; a new in-memory one by default. */
+  db?: Db;
+  /** Tokens are issued and checked this many seconds ahead of the clock (behind, when negative). */
+  tokenClockOffsetSeconds?: number;
+  /** How many password hashes run at once and wait; as the server's by default. */
+  hashing?: HashGateOptions;
 }
 
 export function createTestServer(options: TestServerOptions = {}): TestServer {
@@ -63,13 +70,15 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
       current += ms;
     },
   };
-  const db = openDatabase(':memory:');
+  const db = options.db ?? openDatabase(':memory:');
   const { app, context } = createApp({
     db,
     secret: TEST_SECRET,
     now: clock.now,
     demo: options.demo ?? false,
     trustProxy: options.trustProxy ?? false,
+    tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
+    ...(options.hashing ? { hashing: options.hashing } : {}),
     ...(options.accessLifetimeSeconds === undefined ? {} : { accessLifetimeSeconds: options.accessLifetimeSeconds }),
     print: () => {},
   });
