@@ -10,7 +10,7 @@ import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
 import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
 import { serverClock } from '../domain/server-clock.ts';
-import { createApiClient, type ApiClient } from '../api/client.ts';
+import { ApiError, createApiClient, messages, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
 import type { SessionCalls } from '../api/dashboard-data.ts';
@@ -120,8 +120,14 @@ export function createSession(options: SessionOptions): Session {
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
   // The refresh across tabs, the waits for it and the rotation log load with the first of them.
+  // Loaded once signed in, so that a connection lost later does not keep it away. A load that
+  // fails (offline) is a refresh that got no answer: it is tried again, as the call would be.
   let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
-  const sessionRefresh = () => (loadingRefresh ??= import('./session-refresh.ts'));
+  const sessionRefresh = () =>
+    (loadingRefresh ??= import('./session-refresh.ts').catch(() => {
+      loadingRefresh = null;
+      throw new ApiError(messages.network, 'network');
+    }));
   let loadingLog: Promise<RotationLog> | null = null;
   const rotationLog = () =>
     (loadingLog ??= options.rotations
@@ -170,9 +176,12 @@ export function createSession(options: SessionOptions): Session {
     start() {
       auth.start();
       const storage = options.storage.subscribe(storageChanged);
+      const loadRefresh = () => void sessionRefresh().catch(() => {});
       wasSignedIn = auth.getSnapshot().matches('authenticated');
+      if (wasSignedIn) loadRefresh();
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');
+        if (now && !wasSignedIn) loadRefresh();
         // The log holds live tokens, written by whichever tab refreshed: they go with the session,
         // from this tab's IndexedDB too when it never refreshed itself.
         if (wasSignedIn && !now && options.storage.read() === null) void rotationLog().then((log) => log.clear());
