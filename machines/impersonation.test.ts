@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
-import { VIEW_AS_KEY } from './impersonation.actors.ts';
+import { VIEW_AS_KEY } from '../src/domain/view-as-choice.ts';
 import { impersonationMachine, selectImpersonatedAffiliate } from './impersonation.ts';
 
 const signedInAs = (username: string) =>

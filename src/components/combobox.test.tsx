@@ -190,6 +190,10 @@ describe('the searchable combobox', () => {
     expect(input).toHaveValue('Globetrotter Berlin');
     expect(input).toHaveAttribute('aria-expanded', 'false');
     expect(onChange).not.toHaveBeenCalled();
+    // The name is selected again: typing searches anew.
+    await user.keyboard('atlas');
+    expect(input).toHaveValue('atlas');
+    expect(listed()).toEqual(['Own view (all affiliates)', 'Atlas Reisen Zürich AFF-1200']);
   });
 
   it('closes with Tab, choosing nothing, and moves on', async () => {

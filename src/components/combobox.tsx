@@ -92,7 +92,17 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
     setView((current) => ({ ...current, top: scrollTop, height: element.clientHeight }));
   };
 
-  const close = () => setList(CLOSED);
+  /** Set when the field shows the choice again: its text is selected, so that typing replaces it. */
+  const selectText = useRef(false);
+  useLayoutEffect(() => {
+    if (selectText.current && input.current && input.current === document.activeElement) input.current.select();
+    selectText.current = false;
+  });
+
+  const close = () => {
+    selectText.current = true;
+    setList(CLOSED);
+  };
 
   const choose = (option: ComboboxOption | undefined) => {
     close();
@@ -193,6 +203,10 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
             setList({ open: true, query, active: firstMatch });
             if (listbox.current) listbox.current.scrollTop = 0;
             setView((current) => ({ ...current, top: 0 }));
+          }}
+          // The choice's name is selected as the field takes the focus, so that typing replaces it.
+          onFocus={(event) => {
+            if (list.query === null) event.currentTarget.select();
           }}
           onClick={() => {
             if (!list.open) {

@@ -125,6 +125,16 @@ describe('the calls for the session stored in this browser, as the boot script h
     }
   });
 
+  it("view as the affiliate the tab's choice names, when the stored user made it, as the app will after a reload", () => {
+    const record = stored();
+    const viewing = (viewAs: string | null) => bootCalls([JSON.stringify(record), `${PAGE}/`, viewAs], '/api/v2/')?.impersonated;
+    expect(viewing(JSON.stringify([record.username, 'AFF-120']))).toBe('AFF-120');
+    expect(viewing(JSON.stringify([record.username, '']))).toBeNull();
+    expect(viewing(JSON.stringify(['someone else', 'AFF-120']))).toBeNull();
+    expect(viewing('not json')).toBeNull();
+    expect(viewing(null)).toBeNull();
+  });
+
   it('are none for an access token the app refreshes before calling: expired, or under 60 s left', () => {
     for (const seconds of [-5, 30, 59]) expect(calls(stored(seconds), '/'), `${seconds} s left`).toBeNull();
     expect(calls(stored(70), '/')).not.toBeNull();

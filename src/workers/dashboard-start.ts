@@ -12,6 +12,7 @@
 // differ, the page's loads just make calls of their own. On the home route the worker also
 // derives the view the calls are for, as soon as they are in.
 
+import { viewAsChoice } from '../domain/view-as-choice.ts';
 import { parseView, rangeDays } from '../domain/view-query.ts';
 import type { CallContext } from './dashboard-service.ts';
 
@@ -21,8 +22,11 @@ export interface EarlyCalls extends CallContext {
   home: boolean;
 }
 
-/** The stored token record, as storage has it, and the page's URL, for which the boot script started the worker. */
-export type BootHandOff = [stored: string, href: string];
+/**
+ * The stored token record, as storage has it, the page's URL, for which the boot script started
+ * the worker, and the tab's choice of an affiliate to view as (sessionStorage, domain/view-as-choice.ts).
+ */
+export type BootHandOff = [stored: string, href: string, viewAs?: string | null];
 
 /** What the main thread tells the worker of its calls, as plain messages (not Comlink's). */
 export interface EarlyMessage {
@@ -113,16 +117,18 @@ function refreshDue(access: string): number {
 
 /**
  * The calls for the session stored in this browser (`stored`, the token record as storage has
- * it) on the page at `href` (a page load views no affiliate), against the API at `baseUrl`
- * (resolved against `href`). None off a dashboard route, and none for an access token the app
- * will not call with as it is: one it must refresh first, or garbage in storage.
+ * it) on the page at `href`, viewing as the affiliate the tab's choice (`viewAs`) names when the
+ * stored user made it, as the app will, against the API at `baseUrl` (resolved against `href`).
+ * None off a dashboard route, and none for an access token the app will not call with as it is:
+ * one it must refresh first, or garbage in storage.
  */
-export function bootCalls([stored, href]: BootHandOff, baseUrl: string, now = Date.now()): EarlyCalls | null {
+export function bootCalls([stored, href, viewAs = null]: BootHandOff, baseUrl: string, now = Date.now()): EarlyCalls | null {
   const page = new URL(href);
   if (!DASHBOARD_ROUTE.test(page.pathname)) return null;
   let access: unknown;
+  let username: unknown;
   try {
-    access = (JSON.parse(stored) as { access?: unknown } | null)?.access;
+    ({ access, username } = (JSON.parse(stored) as { access?: unknown; username?: unknown } | null) ?? {});
   } catch {
     return null;
   }
@@ -130,7 +136,7 @@ export function bootCalls([stored, href]: BootHandOff, baseUrl: string, now = Da
   return {
     baseUrl: new URL(baseUrl, page).href,
     token: access,
-    impersonated: null,
+    impersonated: viewAsChoice(viewAs, username),
     range: viewQuery(page.search, new Date(now)),
     home: isHome(page.pathname),
   };

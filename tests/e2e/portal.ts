@@ -15,7 +15,7 @@ export interface Portal extends RunningServer {
   emailCode(email: string, after?: string | null): Promise<string>;
 }
 
-export async function startPortal(options: { accessLifetimeSeconds?: number } = {}): Promise<Portal> {
+export async function startPortal(options: { accessLifetimeSeconds?: number; seedAffiliates?: number } = {}): Promise<Portal> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e global setup builds it');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const server = await startServer({
@@ -24,6 +24,7 @@ export async function startPortal(options: { accessLifetimeSeconds?: number } = 
     distDir: DIST,
     demo: true,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
+    seedAffiliates: options.seedAffiliates,
     // The build under test loads the tag manager when VITE_GTM_ID is set, as npm start's would.
     tagManager: Boolean(process.env.VITE_GTM_ID),
     log: () => {},

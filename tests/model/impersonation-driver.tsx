@@ -27,7 +27,7 @@ import { expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { VIEW_AS_KEY } from '../../machines/impersonation.actors.ts';
+import { VIEW_AS_KEY } from '../../src/domain/view-as-choice.ts';
 import type { ImpersonationEvent } from '../../machines/impersonation.ts';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
