@@ -1,6 +1,6 @@
 // The searchable combobox as a user meets it: found by its role and label, driven by keyboard,
 // pointer and typing, and checked with axe-core, closed and open.
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import axe from 'axe-core';
 import { useState } from 'react';
@@ -231,6 +231,12 @@ describe('the searchable combobox', () => {
     await user.keyboard('{ArrowDown}{End}');
     expect(active(input)).toBe('Partner 14999 AFF-14999');
     expect(document.getElementById(input.getAttribute('aria-activedescendant') ?? '')).toHaveAttribute('aria-posinset', '5001');
+    // Scrolled back to the top by wheel or finger, the list keeps the active row in the page.
+    const listbox = screen.getByRole('listbox');
+    listbox.scrollTop = 0;
+    fireEvent.scroll(listbox);
+    expect(document.getElementById(input.getAttribute('aria-activedescendant') ?? '')).toHaveTextContent('Partner 14999');
+    expect(screen.getByRole('option', { name: /^Partner 10000/ })).toBeInTheDocument();
     await user.keyboard('{Enter}');
     expect(onChange).toHaveBeenCalledWith('AFF-14999');
     await user.click(input);

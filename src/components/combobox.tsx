@@ -170,6 +170,9 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
   };
 
   const active = list.open && list.active >= 0 && list.active < listed.length ? list.active : -1;
+  // The rows in view, and the active one wherever the list was scrolled: aria-activedescendant names a row in the page.
+  const rendered = Array.from({ length: last - first }, (_, offset) => first + offset);
+  if (active >= 0 && (active < first || active >= last)) rendered.push(active);
 
   return (
     <div className={['combobox', className].filter(Boolean).join(' ')}>
@@ -236,8 +239,8 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
           // The input keeps the focus (and a phone its keyboard) while the list is scrolled or tapped.
           onMouseDown={(event) => event.preventDefault()}
         >
-          {listed.slice(first, last).map((option, offset) => {
-            const index = first + offset;
+          {rendered.map((index) => {
+            const option = listed[index] as ComboboxOption;
             const classes = ['combobox__option'];
             if (index === active) classes.push('combobox__option--active');
             if (option.pinned || (option.recent && !listed[index + 1]?.recent)) classes.push('combobox__option--group-end');
