@@ -46,7 +46,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
   const id = useId();
   const listboxId = `${id}-listbox`;
   const input = useRef<HTMLInputElement | null>(null);
-  const popup = useRef<HTMLUListElement | null>(null);
+  const listbox = useRef<HTMLUListElement | null>(null);
   const [list, setList] = useState<ListState>(CLOSED);
   const [view, setView] = useState({ top: 0, height: 0, row: FALLBACK_ROW_PX });
 
@@ -66,7 +66,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
   // Once open, the list's own height and a row's (rem-based: they follow the user's font size),
   // and the option the list opened on scrolled into view.
   useLayoutEffect(() => {
-    const element = popup.current;
+    const element = listbox.current;
     if (!list.open || !element) return;
     const measured = element.querySelector('[role="option"]')?.getBoundingClientRect().height;
     const row = measured && measured > 0 ? measured : FALLBACK_ROW_PX;
@@ -81,7 +81,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
 
   /** Scrolls the list so that option `index` is in view. */
   const reveal = (index: number) => {
-    const element = popup.current;
+    const element = listbox.current;
     if (!element || index < 0) return;
     const height = element.clientHeight || view.row * FALLBACK_ROWS_IN_VIEW;
     const top = index * view.row;
@@ -112,7 +112,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
   /** Opens the list from the start, with an active option or none. */
   const open = (active: number) => {
     setList({ open: true, query: null, active });
-    if (popup.current) popup.current.scrollTop = 0;
+    if (listbox.current) listbox.current.scrollTop = 0;
     setView((current) => ({ ...current, top: 0 }));
   };
 
@@ -204,7 +204,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
             // The first match that is not pinned is active: Enter chooses it.
             const firstMatch = query.trim() === '' ? -1 : matches.findIndex((option) => !option.pinned);
             setList({ open: true, query, active: firstMatch });
-            if (popup.current) popup.current.scrollTop = 0;
+            if (listbox.current) listbox.current.scrollTop = 0;
             setView((current) => ({ ...current, top: 0 }));
           }}
           // The choice's name is selected as the field takes the focus, so that typing replaces it.
@@ -223,7 +223,7 @@ export function Combobox({ label, options, value, onChange, disabled = false, in
         />
         {/* The list scrolls; its rows stand at their places, those out of view left out. */}
         <ul
-          ref={popup}
+          ref={listbox}
           id={listboxId}
           role="listbox"
           aria-labelledby={`${id}-label`}
