@@ -1,44 +1,52 @@
 // Viewing the portal as an affiliate (superusers only). States:
+//   restoring  the tab's choice read back at once (a reload keeps it), or the own view
 //   none       the superuser's own view
 //   selected   every request carries impersonate_affiliate, cached data is keyed per affiliate
-// It runs as a child of the auth machine's signed-in state: signing out ends it, and the next
-// session starts in its own view. The session's API client reads the selected affiliate from it.
-import { assertEvent, assign, setup } from 'xstate';
+// It runs as a child of the auth machine's signed-in state: signing out ends it, and the keeper
+// of the tab's choice (impersonation.actors.ts) forgets the choice as it stops. The session's
+// API client reads the selected affiliate from it.
+import { assign, sendTo, setup } from 'xstate';
+import { keepChoiceInTab } from './impersonation.actors.ts';
 
 export interface ImpersonationContext {
   affiliateId: string | null;
 }
 
-export type ImpersonationEvent = { type: 'IMPERSONATION.SELECT'; affiliateId: string };
+export type ImpersonationEvent =
+  { type: 'IMPERSONATION.SELECT'; affiliateId: string } | { type: 'IMPERSONATION.RESTORED'; affiliateId: string };
 
 export const impersonationMachine = setup({
   types: {
     context: {} as ImpersonationContext,
     events: {} as ImpersonationEvent,
   },
+  actors: { choiceKeeper: keepChoiceInTab },
   guards: {
-    hasAffiliate: ({ event }) => event.type === 'IMPERSONATION.SELECT' && event.affiliateId !== '',
+    hasAffiliate: ({ event }) => event.affiliateId !== '',
   },
   actions: {
-    select: assign({
-      affiliateId: ({ event }) => {
-        assertEvent(event, 'IMPERSONATION.SELECT');
-        return event.affiliateId;
-      },
-    }),
+    select: assign({ affiliateId: ({ event }) => event.affiliateId }),
     clear: assign({ affiliateId: null }),
+    /** The keeper stores the choice for the tab. */
+    remember: sendTo('choiceKeeper', ({ event }) => ({ type: 'CHOICE' as const, affiliateId: event.affiliateId })),
   },
 }).createMachine({
   id: 'impersonation',
   context: { affiliateId: null },
-  initial: 'none',
+  invoke: { id: 'choiceKeeper', src: 'choiceKeeper' },
+  initial: 'restoring',
   states: {
+    restoring: {
+      on: {
+        'IMPERSONATION.RESTORED': [{ guard: 'hasAffiliate', target: 'selected', actions: 'select' }, { target: 'none' }],
+      },
+    },
     none: {
       on: {
         'IMPERSONATION.SELECT': {
           guard: 'hasAffiliate',
           target: 'selected',
-          actions: 'select',
+          actions: ['select', 'remember'],
         },
       },
     },
@@ -48,9 +56,9 @@ export const impersonationMachine = setup({
           {
             guard: 'hasAffiliate',
             target: 'selected',
-            actions: 'select',
+            actions: ['select', 'remember'],
           },
-          { target: 'none', actions: 'clear' },
+          { target: 'none', actions: ['clear', 'remember'] },
         ],
       },
     },

@@ -103,6 +103,13 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);
     expect(() => readServerConfig(8080, { SEED_EVENTS: 'many' })).toThrow('SEED_EVENTS must be a positive whole number, got "many"');
   });
+
+  it('adds SEED_AFFILIATES partner organisations, a positive whole number up to 100,000, only when set', () => {
+    expect(readServerConfig(8080, {}).seedAffiliates).toBeUndefined();
+    expect(readServerConfig(8080, { SEED_AFFILIATES: '5000' }).seedAffiliates).toBe(5000);
+    expect(() => readServerConfig(8080, { SEED_AFFILIATES: '-3' })).toThrow('SEED_AFFILIATES must be a positive whole number, got "-3"');
+    expect(() => readServerConfig(8080, { SEED_AFFILIATES: '100001' })).toThrow('SEED_AFFILIATES must be at most 100000, got "100001"');
+  });
 });
 
 describe('banner', () => {

@@ -2,7 +2,7 @@
 // they print: the URL, the demo accounts and the invite link.
 import { isLoopbackHost } from '../server/loopback.ts';
 import { MIN_SECRET_BYTES } from '../server/tokens.ts';
-import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD, MAX_SEED_AFFILIATES } from '../server/seed.ts';
 
 export interface EnvConfig {
   port: number;
@@ -12,6 +12,8 @@ export interface EnvConfig {
   accessLifetimeSeconds: number | undefined;
   /** SEED_EVENTS=N: the demo's last 30 days topped up to N payment events, for measuring. */
   seedEvents: number | undefined;
+  /** SEED_AFFILIATES=N: N partner organisations added to the demo's, to try the portal with thousands. */
+  seedAffiliates: number | undefined;
   /** Sends Strict-Transport-Security: only behind HTTPS (HSTS=1). */
   hsts: boolean;
   /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
@@ -40,6 +42,14 @@ function wholeNumber(env: Env, name: string): number {
   const value = Number(raw);
   if (!Number.isSafeInteger(value)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
   return value;
+}
+
+/** SEED_AFFILIATES when set: a positive whole number up to MAX_SEED_AFFILIATES. */
+function seedAffiliateCount(env: Env): number | undefined {
+  const count = positiveInteger(env, 'SEED_AFFILIATES', undefined);
+  if (count !== undefined && count > MAX_SEED_AFFILIATES)
+    throw new Error(`SEED_AFFILIATES must be at most ${MAX_SEED_AFFILIATES}, got "${count}"`);
+  return count;
 }
 
 /** JWT_SECRET when set: an HS256 key shorter than its hash's 32 bytes can be guessed offline from any token. */
@@ -83,6 +93,7 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     demo,
     accessLifetimeSeconds: positiveInteger(env, 'ACCESS_TOKEN_LIFETIME', undefined),
     seedEvents: positiveInteger(env, 'SEED_EVENTS', undefined),
+    seedAffiliates: seedAffiliateCount(env),
     hsts: env.HSTS === '1',
     tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',

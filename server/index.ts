@@ -28,6 +28,8 @@ export interface ServerOptions {
   accessLifetimeSeconds?: number;
   /** With demo data: globetrotter's last 30 days topped up to this many payment events (benchmarks). */
   seedEvents?: number;
+  /** With demo data: this many partner organisations added to the demo's (some with children). */
+  seedAffiliates?: number;
   /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
   hsts?: boolean;
   /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
@@ -118,7 +120,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const key = givenKey(options.jwtSecret);
   const db = openDatabase(options.databasePath);
-  if (options.demo) ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents });
+  if (options.demo)
+    ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents, seedAffiliates: options.seedAffiliates });
   const hostname = options.hostname ?? '127.0.0.1';
   // The outbox hands out sign-in codes: only this machine may read it.
   const outbox = options.demo && isLoopbackHost(hostname);

@@ -484,6 +484,217 @@ function insertSeedSize(db: Db, today: DateTime, events: number): { events: numb
   return { events: eventsToAdd, fees: feesToAdd };
 }
 
+// --- Partner organisations at scale ----------------------------------------------------------
+
+/** SEED_AFFILIATES adds at most this many: enough to try any list, small enough for a demo database. */
+export const MAX_SEED_AFFILIATES = 100_000;
+/** Seeded affiliates are numbered from here, above the demo's own ids. */
+const FIRST_SEED_AFFILIATE = 1000;
+
+const BRANDS = [
+  'Atlas',
+  'Aurora',
+  'Blue Horizon',
+  'Caravan',
+  'Compass',
+  'Coral Coast',
+  'Evergreen',
+  'Far Away',
+  'Fjord',
+  'Harbour Light',
+  'Island Hop',
+  'Jetstream',
+  'Kestrel',
+  'Lighthouse',
+  'Long Haul',
+  'Meridian',
+  'Northwind',
+  'Oasis',
+  'Odyssey',
+  'Pathfinder',
+  'Polaris',
+  'Red Kite',
+  'Sahara',
+  'Seabreeze',
+  'Silverline',
+  'Skyward',
+  'Summit',
+  'Suntrail',
+  'Tidewater',
+  'Trailblazer',
+  'Voyager',
+  'Wanderlust',
+  'Waypoint',
+  'Westwind',
+  'Zephyr',
+  'Alpenglow',
+  'Bon Voyage',
+  'Cielo',
+  'Horizonte',
+  'Mistral',
+] as const;
+const KINDS = ['Travel', 'Tours', 'Holidays', 'Reisen', 'Viagens', 'Voyages', 'Trips', 'Journeys'] as const;
+/** Branch cities, many with accents, as partners write them. */
+const CITIES = [
+  'Berlin',
+  'Lisbon',
+  'Zürich',
+  'São Paulo',
+  'Kraków',
+  'Málaga',
+  'Göteborg',
+  'Besançon',
+  'München',
+  'Köln',
+  'Düsseldorf',
+  'Genève',
+  'Porto',
+  'Sevilla',
+  'Barcelona',
+  'Madrid',
+  'València',
+  'Paris',
+  'Lyon',
+  'Marseille',
+  'Nice',
+  'Bordeaux',
+  'Toulouse',
+  'Lille',
+  'Bruxelles',
+  'Antwerpen',
+  'Amsterdam',
+  'Rotterdam',
+  'Utrecht',
+  'København',
+  'Aarhus',
+  'Oslo',
+  'Bergen',
+  'Stockholm',
+  'Malmö',
+  'Helsinki',
+  'Tallinn',
+  'Riga',
+  'Vilnius',
+  'Warszawa',
+  'Gdańsk',
+  'Praha',
+  'Brno',
+  'Wien',
+  'Graz',
+  'Salzburg',
+  'Budapest',
+  'Bratislava',
+  'Ljubljana',
+  'Zagreb',
+  'Split',
+  'Beograd',
+  'Sofia',
+  'București',
+  'Athína',
+  'Thessaloníki',
+  'İstanbul',
+  'İzmir',
+  'Roma',
+  'Milano',
+  'Napoli',
+  'Torino',
+  'Firenze',
+  'Venezia',
+  'Bologna',
+  'Palermo',
+  'Dublin',
+  'Cork',
+  'London',
+  'Manchester',
+  'Edinburgh',
+  'Glasgow',
+  'Cardiff',
+  'Reykjavík',
+  'Hamburg',
+  'Frankfurt',
+  'Stuttgart',
+  'Leipzig',
+  'Dresden',
+  'Nürnberg',
+  'Bremen',
+  'Hannover',
+  'Basel',
+  'Bern',
+  'Luzern',
+  'Lausanne',
+  'Montréal',
+  'Québec',
+  'Toronto',
+  'Vancouver',
+  'New York',
+  'Boston',
+  'Chicago',
+  'Miami',
+  'Ciudad de México',
+  'Bogotá',
+  'Lima',
+  'Santiago',
+  'Buenos Aires',
+  'Córdoba',
+  'Curitiba',
+  'Florianópolis',
+  'Cape Town',
+  'Marrakech',
+  'Tunis',
+  'Dubai',
+] as const;
+/** Branches of a city branch. */
+const SITES = ['Airport', 'Central Station', 'Old Town', 'Harbour', 'University', 'City Centre'] as const;
+
+/**
+ * The first `count` partner organisations of an endless, fixed list: top-level organisations named
+ * like the demo's ('Atlas Travel', 'Wanderlust Reisen'), many with city branches ('Atlas Berlin')
+ * and some of those with branches of their own ('Atlas Berlin Airport'), parents before their
+ * children. Each is drawn from its own place in the list, so a larger count only adds to a
+ * smaller one.
+ */
+export function seedAffiliates(count: number): DemoAffiliate[] {
+  const taken = new Set(AFFILIATES.map((affiliate) => affiliate.name));
+  const list: DemoAffiliate[] = [];
+  const add = (name: string, parentId: string | null): string | null => {
+    if (list.length >= count) return null;
+    const id = `AFF-${FIRST_SEED_AFFILIATE + list.length}`;
+    list.push({ id, name, parentId });
+    taken.add(name);
+    return id;
+  };
+  for (let organisation = 0; list.length < count; organisation++) {
+    const brand = BRANDS[organisation % BRANDS.length] as string;
+    const kind = KINDS[Math.floor(organisation / BRANDS.length) % KINDS.length] as string;
+    const round = Math.floor(organisation / (BRANDS.length * KINDS.length));
+    // Once every brand has every kind, organisations are named after their home city too.
+    const name = round === 0 ? `${brand} ${kind}` : `${brand} ${CITIES[(organisation + round) % CITIES.length]} ${kind}`;
+    if (taken.has(name)) continue;
+    const parent = add(name, null);
+    const random = createRandom(`seed-affiliates|${organisation}`);
+    const branches = random.pick([0, 0, 0, 1, 2, 3, 4, 6, 8]);
+    const first = random.int(0, CITIES.length - 1);
+    for (let branch = 0; branch < branches && parent !== null; branch++) {
+      const city = CITIES[(first + branch * 7) % CITIES.length] as string;
+      const branchName = [`${brand} ${city}`, `${name} ${city}`].find((candidate) => !taken.has(candidate));
+      if (branchName === undefined) continue;
+      const child = add(branchName, parent);
+      if (child === null || !random.chance(0.15)) continue;
+      for (let site = 0, sites = random.int(1, 2); site < sites; site++)
+        add(`${branchName} ${SITES[(branch + site) % SITES.length]}`, child);
+    }
+  }
+  return list;
+}
+
+/** Adds the first `count` partner organisations of seedAffiliates that are missing; answers how many it added. */
+function insertSeedAffiliates(db: Db, count: number): number {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SEED_AFFILIATES)
+    throw new RangeError(`A number of seed affiliates is a whole number up to ${MAX_SEED_AFFILIATES}, got ${count}`);
+  const insert = db.prepare('INSERT OR IGNORE INTO affiliates (affiliate_id, name, parent_id) VALUES (?, ?, ?)');
+  return seedAffiliates(count).reduce((added, { id, name, parentId }) => added + insert.run(id, name, parentId).changes, 0);
+}
+
 // --- Entry points -------------------------------------------------------------------------
 
 export interface DemoDataOptions {
@@ -494,6 +705,8 @@ export interface DemoDataOptions {
    * fees in globetrotter's last 30 days (see insertSeedSize). Without it, the demo data alone.
    */
   seedEvents?: number;
+  /** Partner organisations added to the demo's (seedAffiliates), to try the portal with thousands. */
+  seedAffiliates?: number;
 }
 
 /**
@@ -509,6 +722,10 @@ export function ensureDemoData(db: Db, options: DemoDataOptions): void {
   db.transaction(() => {
     const affiliates = insertAffiliates(db);
     if (affiliates > 0) log(`Created ${affiliates} demo affiliates`);
+    if (options.seedAffiliates !== undefined) {
+      const added = insertSeedAffiliates(db, options.seedAffiliates);
+      if (added > 0) log(`Seed affiliates ${options.seedAffiliates}: added ${added} partner organisations`);
+    }
     for (const username of insertUsers(db)) log(`Created demo account ${username}`);
     if (insertDemoInvite(db, today.toMillis())) log(`Created demo invite ${DEMO_INVITE_ID} for ${DEMO_INVITE_AFFILIATE}`);
 

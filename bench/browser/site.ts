@@ -90,10 +90,10 @@ export async function startBareLogin(tempRoot: string, bareDir: string): Promise
   return { ...server, close: () => server.close().then(() => fs.rmSync(dir, { recursive: true, force: true })) };
 }
 
-/** Signs the seed size's demo account in through the API: password, then a TOTP code. */
-export async function signIn(server: RunningServer): Promise<TokenPair & { username: string }> {
-  const account = DEMO_ACCOUNTS.find((candidate) => candidate.username === SEED_SIZE_ACCOUNT);
-  if (!account?.totpSecret) throw new Error(`${SEED_SIZE_ACCOUNT} is no TOTP demo account`);
+/** Signs a TOTP demo account (the seed size's by default) in through the API: password, then a TOTP code. */
+export async function signIn(server: RunningServer, username = SEED_SIZE_ACCOUNT): Promise<TokenPair & { username: string }> {
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.username === username);
+  if (!account?.totpSecret) throw new Error(`${username} is no TOTP demo account`);
   const post = async (pathName: string, body: unknown, access?: string): Promise<TokenPair> => {
     const response = await fetch(`${server.url}/api/v2/${pathName}`, {
       method: 'POST',

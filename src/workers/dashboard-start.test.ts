@@ -98,7 +98,7 @@ describe('the calls for the session stored in this browser, as the boot script h
   const PAGE = 'http://portal.test';
   /** A stored record whose access token has `seconds` left. */
   const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
-  const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`, null], '/api/v2/');
+  const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`, null, null], '/api/v2/');
   /** The calls of the range `search` names, as a page load makes them (viewing no affiliate). */
   const callsOf = (token: string, search: string, home: boolean) => ({
     baseUrl: `${PAGE}/api/v2/`,
@@ -123,8 +123,18 @@ describe('the calls for the session stored in this browser, as the boot script h
       expect(calls(record, path), path).toBeNull();
     }
     for (const garbage of ['not json', '{"access":42}', '{"access":"not.a-jwt"}', 'null']) {
-      expect(bootCalls([garbage, `${PAGE}/`, null], '/api/v2/'), garbage).toBeNull();
+      expect(bootCalls([garbage, `${PAGE}/`, null, null], '/api/v2/'), garbage).toBeNull();
     }
+  });
+
+  it("view as the affiliate the tab's choice names, when the stored user made it, as the app will after a reload", () => {
+    const record = stored();
+    const viewing = (viewAs: string | null) => bootCalls([JSON.stringify(record), `${PAGE}/`, null, viewAs], '/api/v2/')?.impersonated;
+    expect(viewing(JSON.stringify([record.username, 'AFF-120']))).toBe('AFF-120');
+    expect(viewing(JSON.stringify([record.username, '']))).toBeNull();
+    expect(viewing(JSON.stringify(['someone else', 'AFF-120']))).toBeNull();
+    expect(viewing('not json')).toBeNull();
+    expect(viewing(null)).toBeNull();
   });
 
   it('are none for an access token the app refreshes before calling: expired, or under 60 s left', () => {
@@ -137,9 +147,9 @@ describe('the calls for the session stored in this browser, as the boot script h
     const fast = serialiseClockOffset(-10 * 60_000);
     const slow = serialiseClockOffset(10 * 60_000);
     // Issued by a server 10 minutes behind: 5 minutes left there, though expired by this device's clock.
-    expect(bootCalls([record(300 - 600), `${PAGE}/`, fast], '/api/v2/')).not.toBeNull();
+    expect(bootCalls([record(300 - 600), `${PAGE}/`, fast, null], '/api/v2/')).not.toBeNull();
     // Issued by a server 10 minutes ahead: 30 s left there, though 10 minutes and more by this device's clock.
-    expect(bootCalls([record(600 + 30), `${PAGE}/`, slow], '/api/v2/')).toBeNull();
-    expect(bootCalls([record(600 + 120), `${PAGE}/`, slow], '/api/v2/')).not.toBeNull();
+    expect(bootCalls([record(600 + 30), `${PAGE}/`, slow, null], '/api/v2/')).toBeNull();
+    expect(bootCalls([record(600 + 120), `${PAGE}/`, slow, null], '/api/v2/')).not.toBeNull();
   });
 });

@@ -21,8 +21,12 @@ export interface EarlyCalls extends CallContext {
   home: boolean;
 }
 
-/** The stored token record and the server clock's offset, as storage has them, and the page's URL, for which the boot script started the worker. */
-export type BootHandOff = [stored: string, href: string, clock: string | null];
+/**
+ * What storage holds of the session (the token record, the server clock's offset kept beside it,
+ * and the tab's choice of an affiliate to view as: domain/view-as-choice.ts) and the page's URL,
+ * for which the boot script started the worker.
+ */
+export type BootHandOff = [stored: string, href: string, clock: string | null, viewAs: string | null];
 
 /** What the main thread tells the worker of its calls, as plain messages (not Comlink's). */
 export interface EarlyMessage {

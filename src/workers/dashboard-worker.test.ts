@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStoredToken } from '../../tests/utils/tokens.ts';
 import { TOKEN_STORAGE_KEY } from '../domain/auth-token.ts';
 import { serialiseClockOffset, SERVER_CLOCK_KEY } from '../domain/server-clock.ts';
+import { VIEW_AS_KEY } from '../domain/view-as-choice.ts';
 import { prerenderMarks } from '../features/auth/prerendered-login.ts';
 import { BOOTED_WORKER, viewQuery, type EarlyCalls, type EarlyMessage } from './dashboard-start.ts';
 
@@ -128,19 +129,23 @@ describe("the dashboard's code for a stored session, before the app runs", () =>
     expect([told, made, fetched]).toEqual([[], [], []]);
   });
 
-  it("tells the boot's worker of the stored session and the page's URL, once the code is asked for", async () => {
+  it("tells the boot's worker of the stored session, the page's URL and the tab's choice of view, once the code is asked for", async () => {
     const record = JSON.stringify(makeStoredToken());
     const clock = serialiseClockOffset(-600_000);
     localStorage.setItem(TOKEN_STORAGE_KEY, record);
     localStorage.setItem(SERVER_CLOCK_KEY, clock);
+    const choice = JSON.stringify(['admin', 'AFF-120']);
+    sessionStorage.setItem(VIEW_AS_KEY, choice);
     window[BOOTED_WORKER] = new FakeWorker() as unknown as Worker;
     try {
       const module = await pageLoad('/?range=current');
       expect(module.STORED_TOKEN_KEY).toBe(TOKEN_STORAGE_KEY);
       expect(module.STORED_CLOCK_KEY).toBe(SERVER_CLOCK_KEY);
-      expect(booted).toEqual([{ boot: [record, `${window.location.origin}/?range=current`, clock], links: 3 }]);
+      expect(module.VIEW_AS_KEY).toBe(VIEW_AS_KEY);
+      expect(booted).toEqual([{ boot: [record, `${window.location.origin}/?range=current`, clock, choice], links: 3 }]);
     } finally {
       localStorage.clear();
+      sessionStorage.clear();
     }
   });
 

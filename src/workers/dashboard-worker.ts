@@ -12,7 +12,7 @@
 // viewed as: the worker makes each call once however often it is told.
 import type { SessionCalls } from '../api/dashboard-data.ts';
 import { preloadDashboardModules } from './dashboard-modules.ts';
-import { BOOTED_WORKER, DASHBOARD_ROUTE, isHome, startCalls, type EarlyMessage } from './dashboard-start.ts';
+import { BOOTED_WORKER, DASHBOARD_ROUTE, isHome, startCalls, type BootHandOff, type EarlyMessage } from './dashboard-start.ts';
 
 /** What the worker's start needs of the session. */
 export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToken'>;
@@ -66,6 +66,9 @@ export const STORED_TOKEN_KEY = 'auth_token';
 /** Where the server clock's offset is kept (as domain/server-clock.ts has it, for the same reason). */
 export const STORED_CLOCK_KEY = 'auth_clock';
 
+/** Where the tab's choice of an affiliate to view as is kept (as domain/view-as-choice.ts has it: importing it would bring the app's start-up code). */
+export const VIEW_AS_KEY = 'view_as';
+
 /** The mark the app sets on <html> once it runs (prerenderMarks.started: importing it would bring the app's start-up code). */
 export const APP_STARTED_MARK = 'data-app-started';
 
@@ -78,7 +81,11 @@ if (typeof window !== 'undefined' && !document.documentElement.hasAttribute(APP_
   try {
     const stored = localStorage.getItem(STORED_TOKEN_KEY);
     const clock = localStorage.getItem(STORED_CLOCK_KEY);
-    if (stored !== null) window[BOOTED_WORKER]?.postMessage({ boot: [stored, location.href, clock] } satisfies EarlyMessage);
+    // The tab's choice of an affiliate to view as: a reload's calls are those of that view.
+    if (stored !== null) {
+      const boot: BootHandOff = [stored, location.href, clock, sessionStorage.getItem(VIEW_AS_KEY)];
+      window[BOOTED_WORKER]?.postMessage({ boot } satisfies EarlyMessage);
+    }
   } catch {
     // No storage (a privacy mode): there is no stored session, and the boot script started no worker.
   }

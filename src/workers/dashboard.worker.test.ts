@@ -29,7 +29,7 @@ describe("the dashboard's worker, told of early calls", () => {
     const record = makeStoredToken({ exp: expiresIn(600) });
     let answeredAtStart: number | null = null;
     service.start.mockImplementation(() => (answeredAtStart = posted.length));
-    tell({ boot: [JSON.stringify(record), `${window.location.origin}/`, null] });
+    tell({ boot: [JSON.stringify(record), `${window.location.origin}/`, null, null] });
     expect(answeredAtStart).toBe(0);
     expect(posted).toEqual([null]);
     const calls = { baseUrl: `${window.location.origin}/api/v2/`, token: record.access, impersonated: null, range: viewQuery('') };
@@ -40,7 +40,7 @@ describe("the dashboard's worker, told of early calls", () => {
 
   it("makes none for a session the app must refresh first, answering all the same; makes the app's, with no view off the home route", () => {
     posted.length = 0;
-    tell({ boot: [JSON.stringify(makeStoredToken({ exp: expiresIn(30) })), `${window.location.origin}/`, null] });
+    tell({ boot: [JSON.stringify(makeStoredToken({ exp: expiresIn(30) })), `${window.location.origin}/`, null, null] });
     expect(service.start).not.toHaveBeenCalled();
     expect(posted).toEqual([null]);
     const calls = {

@@ -1,19 +1,26 @@
 // Viewing the portal as an affiliate (see docs/product-rules.md, Who sees what): the superuser's
-// 'View as Affiliate' selector in the header, the 'Viewing as' line, the impersonate_affiliate
-// parameter on every API call meanwhile, and its absence for other users; the header keeps the
-// logo and Logout on its first row, wide or narrow.
+// 'View as Affiliate' combobox in the header, among the demo's affiliates and 3,000 partner
+// organisations more (SEED_AFFILIATES): found by name, by id and as a child with its parents, by
+// keyboard alone, the choice kept through a reload; the 'Viewing as' line, the
+// impersonate_affiliate parameter on every API call meanwhile, and its absence for other users;
+// the header keeps the logo and Logout on its first row, wide or narrow.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { checkScreen } from './checks.ts';
+import { seedAffiliates } from '../../server/seed.ts';
+import { checkScreen, expectAccessible, settled } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'View as Affiliate';
+const SEED_AFFILIATES = 3000;
 
-const e2e = setUpPortal();
+const e2e = setUpPortal({ seedAffiliates: SEED_AFFILIATES });
 
 const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
-const viewAs = (p: Page) => p.getByLabel('View as Affiliate');
+const viewAs = (p: Page) => p.getByRole('combobox', { name: 'View as Affiliate' });
+const listbox = (p: Page) => p.getByRole('listbox', { name: 'View as Affiliate' });
+/** The option whose text begins with the name and goes on with the id (and any parents). */
+const option = (p: Page, name: string, id: string) => listbox(p).getByRole('option', { name: new RegExp(`^${name} ${id}\\b`) });
 
 async function dashboardLoaded(p: Page, heading: string): Promise<void> {
   await expectVisible(p, 'dashboard', dashboardHeading(p, heading), `the heading '${heading}'`, 15_000);
@@ -66,31 +73,21 @@ describe('View as Affiliate', () => {
     await dashboardLoaded(p, 'Sales Dashboard');
 
     const selector = viewAs(p);
-    await expectVisible(p, SCREEN, selector, "the header's 'View as Affiliate' selector for a superuser");
-    await step(p, SCREEN, 'the selector enabled and listing the affiliates', async () => {
-      await p.waitForFunction((element) => !(element as HTMLSelectElement).disabled, await selector.elementHandle());
-      const options = await selector.locator('option').allTextContents();
-      expect(options).toEqual(
-        expect.arrayContaining([
-          'Globetrotter Travel',
-          'Globetrotter Berlin',
-          'Globetrotter Lisbon',
-          'Sunny Trips',
-          'Nomad Cover Partners',
-          'Nomad Students',
-        ]),
-      );
-      expect(await selector.inputValue()).toBe('');
+    await expectVisible(p, SCREEN, selector, "the header's 'View as Affiliate' combobox for a superuser");
+    await step(p, SCREEN, 'the combobox enabled, on the own view', async () => {
+      await p.waitForFunction((element) => !(element as HTMLInputElement).disabled, await selector.elementHandle());
+      expect(await selector.inputValue()).toBe('Own view (all affiliates)');
     });
 
     const mark = log.length;
-    await selector.selectOption({ label: 'Globetrotter Travel' });
+    await selector.click();
+    await p.keyboard.type('globetrotter travel');
+    await option(p, 'Globetrotter Travel', 'AFF-100').click();
     await expectVisible(p, SCREEN, p.getByText('Viewing as Globetrotter Travel', { exact: true }), "'Viewing as Globetrotter Travel'");
     await dashboardLoaded(p, 'Globetrotter Travel Sales Dashboard');
     expect(p.url()).toBe(`${e2e.portal.url}/`);
     await calledAfter(p, log, mark, 'payment_events/', 'dashboard (viewing as)');
     await calledAfter(p, log, mark, 'connection_fees/', 'dashboard (viewing as)');
-    await checkScreen(p, 'view-as-affiliate');
     await expectHeaderRows(p, 'desktop');
     const desktop = p.viewportSize();
     await p.setViewportSize({ width: 390, height: 844 });
@@ -123,12 +120,91 @@ describe('View as Affiliate', () => {
       p.getByText('Viewing as Globetrotter Travel', { exact: true }).waitFor({ state: 'hidden' }),
     );
     await dashboardLoaded(p, 'Sales Dashboard');
-    expect(await selector.inputValue()).toBe('');
+    expect(await selector.inputValue()).toBe('Own view (all affiliates)');
     await step(p, SCREEN, 'no impersonate_affiliate on the calls after stopping', () => {
       const withParameter = log.slice(stop).filter((request) => request.url.searchParams.has('impersonate_affiliate'));
       expect(withParameter.map((request) => request.url.pathname + request.url.search)).toEqual([]);
       return Promise.resolve();
     });
+  });
+
+  it('finds an affiliate among thousands by name, by id and as a child with its parents, by keyboard alone, and keeps the choice through a reload', async () => {
+    const seeded = seedAffiliates(SEED_AFFILIATES);
+    const byId = seeded.find((affiliate) => affiliate.id === 'AFF-2345');
+    // A branch of a branch: its option names both parents.
+    const child = seeded.find((affiliate) => affiliate.name === 'Coral Coast Athína University');
+    if (!byId || !child) throw new Error('The seed affiliates are not the ones this test expects');
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'admin'));
+    const log = recordApiRequests(p);
+    await dashboardLoaded(p, 'Sales Dashboard');
+    const selector = viewAs(p);
+    await step(p, SCREEN, 'the combobox enabled once the affiliates are in', async () => {
+      await p.waitForFunction((element) => !(element as HTMLInputElement).disabled, await selector.elementHandle(), { timeout: 15_000 });
+    });
+
+    // By name, ignoring case: the option says the id and the parent.
+    await selector.focus();
+    await p.keyboard.type('lisb');
+    await expectVisible(p, SCREEN, option(p, 'Globetrotter Lisbon', 'AFF-120'), "'Globetrotter Lisbon' listed for 'lisb'");
+    await step(p, SCREEN, "Globetrotter Lisbon's option: its id and its parent", async () => {
+      expect(await option(p, 'Globetrotter Lisbon', 'AFF-120').textContent()).toBe('Globetrotter Lisbon AFF-120 · Globetrotter Travel');
+    });
+    await settled(p);
+    await checkScreen(p, 'view-as-affiliate');
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(p, `${SCREEN}, list open (dark)`);
+    await p.emulateMedia({ colorScheme: 'light' });
+
+    // By id: part of it is enough.
+    await p.keyboard.press('ControlOrMeta+A');
+    await p.keyboard.type(byId.id.toLowerCase());
+    await expectVisible(p, SCREEN, option(p, byId.name, byId.id), `'${byId.name}' listed for '${byId.id.toLowerCase()}'`);
+    await p.keyboard.press('Escape');
+    await step(p, SCREEN, 'Escape puts the current choice back and closes the list', async () => {
+      expect(await selector.inputValue()).toBe('Own view (all affiliates)');
+      expect(await selector.getAttribute('aria-expanded')).toBe('false');
+    });
+
+    // A child with its parents, typed without accents, chosen with the keyboard alone.
+    await p.keyboard.type('coral athina univ');
+    const childOption = option(p, child.name, child.id);
+    await expectVisible(p, SCREEN, childOption, `'${child.name}' listed for 'coral athina univ'`);
+    expect(await childOption.textContent()).toBe(`${child.name} ${child.id} · Coral Coast Travel › Coral Coast Athína`);
+    await p.keyboard.press('ArrowUp');
+    await p.keyboard.press('ArrowDown');
+    await step(p, SCREEN, "the child's option active", async () => {
+      const active = await selector.getAttribute('aria-activedescendant');
+      expect(await p.locator(`[id="${active}"]`).textContent()).toMatch(new RegExp(`^${child.name} `));
+    });
+    const mark = log.length;
+    await p.keyboard.press('Enter');
+    await expectVisible(p, SCREEN, p.getByText(`Viewing as ${child.name}`, { exact: true }), `'Viewing as ${child.name}'`);
+    await dashboardLoaded(p, `${child.name} Sales Dashboard`);
+    await calledAfter(p, log, mark, 'payment_events/', 'dashboard (viewing as the child)');
+
+    // A reload keeps the choice for the tab.
+    await p.reload();
+    await dashboardLoaded(p, `${child.name} Sales Dashboard`);
+    await expectVisible(p, SCREEN, p.getByText(`Viewing as ${child.name}`, { exact: true }), `'Viewing as ${child.name}' after a reload`);
+    await step(p, SCREEN, 'the combobox on the child after a reload, and every call viewing as it', async () => {
+      await poll('the combobox showing the child', async () => ((await selector.inputValue()) === child.name ? true : undefined));
+      const calls = log.slice(mark).filter((request) => request.path === 'payment_events/');
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      for (const call of calls) expect(call.url.searchParams.get('impersonate_affiliate')).toBe(child.id);
+    });
+
+    // The choice is among the recent ones: first after the own view.
+    await selector.click();
+    await step(p, SCREEN, 'the recent choice listed first', async () => {
+      const second = listbox(p).getByRole('option').nth(1);
+      expect(await second.textContent()).toMatch(new RegExp(`^${child.name} `));
+    });
+    await p.keyboard.press('Escape');
+
+    // Signing out forgets it: the next sign-in starts in the own view.
+    await p.getByRole('button', { name: 'Logout' }).click();
+    await expectVisible(p, 'login', p.getByLabel('Email or Username'), 'the login form after Logout');
+    expect(await p.evaluate(() => window.sessionStorage.getItem('view_as'))).toBeNull();
   });
 
   it("has no 'View as Affiliate' for a user who is not a superuser", async () => {

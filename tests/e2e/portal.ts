@@ -15,7 +15,9 @@ export interface Portal extends RunningServer {
   emailCode(email: string, after?: string | null): Promise<string>;
 }
 
-export async function startPortal(options: { accessLifetimeSeconds?: number; tokenClockOffsetSeconds?: number } = {}): Promise<Portal> {
+export async function startPortal(
+  options: { accessLifetimeSeconds?: number; tokenClockOffsetSeconds?: number; seedAffiliates?: number } = {},
+): Promise<Portal> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e global setup builds it');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const server = await startServer({
@@ -25,6 +27,7 @@ export async function startPortal(options: { accessLifetimeSeconds?: number; tok
     demo: true,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     tokenClockOffsetSeconds: options.tokenClockOffsetSeconds,
+    seedAffiliates: options.seedAffiliates,
     // The build under test loads the tag manager when VITE_GTM_ID is set, as npm start's would.
     tagManager: Boolean(process.env.VITE_GTM_ID),
     log: () => {},

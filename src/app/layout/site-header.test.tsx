@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -19,11 +20,18 @@ async function signedInAs(name: 'admin' | 'parent') {
   return server;
 }
 
-// The selector is disabled, with only the own-view option, until the affiliates have loaded.
+// The control is disabled until the affiliates have loaded.
 async function loadedSelector() {
-  const selector = await screen.findByLabelText('View as Affiliate');
+  const selector = await screen.findByRole('combobox', { name: 'View as Affiliate' });
   await waitFor(() => expect(selector).toBeEnabled());
   return selector;
+}
+
+/** Types into 'View as Affiliate' and chooses the affiliate's option (its text begins with its name, then its id). */
+async function viewAs(user: UserEvent, typed: string, name: RegExp) {
+  await user.click(await loadedSelector());
+  await user.keyboard(typed);
+  await user.click(screen.getByRole('option', { name }));
 }
 
 function renderLayout(server: TestServer, path = '/') {
@@ -64,11 +72,8 @@ describe('View as Affiliate', () => {
   it('lets a superuser view the portal as an affiliate, and stop', async () => {
     const server = await signedInAs('admin');
     const { user, session, location } = renderLayout(server, '/reports');
-    const selector = await screen.findByLabelText('View as Affiliate');
     const parentName = server.db.prepare("SELECT name FROM affiliates WHERE affiliate_id = 'P1'").pluck().get() as string;
-    await within(selector).findByRole('option', { name: parentName });
-
-    await user.selectOptions(selector, 'P1');
+    await viewAs(user, 'P1', new RegExp(`^${parentName} P1`));
     expect(session.impersonation()?.getSnapshot().context.affiliateId).toBe('P1');
     expect(screen.getByText(`Viewing as ${parentName}`)).toBeInTheDocument();
     // The tab the user is on stays: Reports stays Reports.
@@ -80,14 +85,14 @@ describe('View as Affiliate', () => {
     expect(screen.queryByText(`Viewing as ${parentName}`)).not.toBeInTheDocument();
     expect(location.history.at(-1)).toBe('/reports');
     // The button went with its notice: focus is on the selector it reset, not lost to the page.
-    expect(screen.getByLabelText('View as Affiliate')).toHaveFocus();
+    expect(screen.getByRole('combobox', { name: 'View as Affiliate' })).toHaveFocus();
+    expect(screen.getByRole('combobox', { name: 'View as Affiliate' })).toHaveValue('Own view (all affiliates)');
   });
 
   it("goes from an affiliate's dashboard (/affiliate/{id}) to / when another affiliate is chosen", async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/affiliate/C1');
-    const selector = await loadedSelector();
-    await user.selectOptions(selector, 'P1');
+    await viewAs(user, 'P1', /^Parent Travel P1/);
 
     expect(location.history.at(-1)).toBe('/');
     expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
@@ -96,7 +101,7 @@ describe('View as Affiliate', () => {
   it("keeps the dashboard's view in the URL, but the selected day, going from /affiliate/{id} to /", async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/affiliate/C1?range=current&day=2026-11-03&chart=sales');
-    await user.selectOptions(await loadedSelector(), 'P1');
+    await viewAs(user, 'P1', /^Parent Travel P1/);
 
     expect(location.history.at(-1)).toBe('/?range=current&chart=sales');
   });
@@ -104,10 +109,54 @@ describe('View as Affiliate', () => {
   it('keeps the dashboard of all affiliates (/) where it is', async () => {
     const server = await signedInAs('admin');
     const { user, location } = renderLayout(server, '/');
-    const selector = await loadedSelector();
-    await user.selectOptions(selector, 'P1');
+    await viewAs(user, 'P1', /^Parent Travel P1/);
 
     expect(location.history).toEqual(['/']);
+  });
+
+  it('lists the own view, then every affiliate by name, its id and its parent, and finds one by id', async () => {
+    const { user } = renderLayout(await signedInAs('admin'));
+    await user.click(await loadedSelector());
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Own view (all affiliates)',
+      'Child One C1 · Parent Travel',
+      'Child Two C2 · Parent Travel',
+      'Parent Travel P1',
+      'Top Two T2',
+    ]);
+    await user.keyboard('c2');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Own view (all affiliates)',
+      'Child Two C2 · Parent Travel',
+    ]);
+    await user.keyboard('{Enter}');
+    expect(screen.getByText('Viewing as Child Two')).toBeInTheDocument();
+  });
+
+  it('lists the affiliates this user viewed as most recently first', async () => {
+    const { user } = renderLayout(await signedInAs('admin'));
+    await viewAs(user, 'Top', /^Top Two/);
+    await viewAs(user, 'Child One', /^Child One/);
+    await user.click(screen.getByRole('combobox', { name: 'View as Affiliate' }));
+    expect(
+      screen.getAllByRole('option').map((option) => option.getAttribute('aria-posinset') + ' ' + option.firstChild?.textContent),
+    ).toEqual(['1 Own view (all affiliates)', '2 Child One', '3 Top Two', '4 Child Two', '5 Parent Travel']);
+    expect(JSON.parse(window.localStorage.getItem('view_as_recent') ?? '')).toEqual({ admin: ['C1', 'T2'] });
+  });
+
+  it('keeps the choice through a reload of the tab, and forgets it at sign-out', async () => {
+    const server = await signedInAs('admin');
+    const first = renderLayout(server, '/reports');
+    await viewAs(first.user, 'P1', /^Parent Travel P1/);
+    // A reload: the page goes (nothing is stopped), a new one opens on the same tab's storage.
+    first.unmount();
+    const { user, session } = renderLayout(server, '/reports');
+    expect(session.impersonation()?.getSnapshot().context.affiliateId).toBe('P1');
+    expect(await screen.findByText('Viewing as Parent Travel')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'View as Affiliate' })).toHaveValue('Parent Travel'));
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(window.sessionStorage.getItem('view_as')).toBeNull();
   });
 
   it('sends impersonate_affiliate with every request while viewing as an affiliate', async () => {

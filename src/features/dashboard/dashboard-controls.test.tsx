@@ -1,6 +1,7 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { DateRangeControls } from './dashboard-controls.tsx';
+import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 
 function renderCustomRange(customStart = '2026-11-01', customEnd = '2026-11-10', refused = false) {
   const onStart = vi.fn();
@@ -57,5 +58,42 @@ describe('the custom range’s date inputs', () => {
       expect(screen.getByLabelText(label)).toHaveAccessibleDescription(line.textContent ?? '');
     }
     expect(screen.getByLabelText('Start date')).toHaveAttribute('min', '2000-01-01');
+  });
+});
+
+describe("the dashboard's 'Affiliate' selector", () => {
+  const affiliatesOf = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      id: `AFF-${100 + index}`,
+      name: `Partner ${String(index).padStart(2, '0')}`,
+      parent_id: index === 0 ? null : 'AFF-100',
+    }));
+
+  it('is a native select with up to 20 affiliates', () => {
+    render(<AffiliateSelect affiliates={affiliatesOf(20)} selected={null} onChange={vi.fn()} />);
+    const select = screen.getByRole('combobox', { name: 'Affiliate' });
+    expect(select.tagName).toBe('SELECT');
+    expect(within(select).getAllByRole('option')).toHaveLength(21);
+  });
+
+  it('is the searchable combobox with more than 20: all affiliates, each with its id and parent, found by typing', async () => {
+    const onChange = vi.fn();
+    render(<AffiliateSelect affiliates={affiliatesOf(21)} selected="AFF-103" onChange={onChange} />);
+    const input = screen.getByRole('combobox', { name: 'Affiliate' });
+    expect(input.tagName).toBe('INPUT');
+    expect(input).toHaveValue('Partner 03');
+    const user = userEvent.setup();
+    await user.click(input);
+    expect(screen.getAllByRole('option')[0]).toHaveTextContent('All affiliates');
+    await user.keyboard('aff-120');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'All affiliates',
+      'Partner 20 AFF-120 · Partner 00',
+    ]);
+    await user.keyboard('{Enter}');
+    expect(onChange).toHaveBeenCalledWith('AFF-120');
+    await user.click(input);
+    await user.click(screen.getByRole('option', { name: 'All affiliates' }));
+    expect(onChange).toHaveBeenLastCalledWith(null);
   });
 });

@@ -1,13 +1,18 @@
-// The dashboard's selectors, native <select>s labelled 'Affiliate' and 'Date range': the
-// affiliate, hidden when one or no affiliate is available, and the date mode, with two date
-// inputs in custom mode. They only send what the user chose. Beside the date mode, the time zone
+// The dashboard's selectors, labelled 'Affiliate' and 'Date range': the affiliate, hidden when one
+// or no affiliate is available, a native <select> up to 20 affiliates and a searchable combobox
+// beyond; and the date mode, a native <select>, with two date inputs in custom mode. They only send what the user chose. Beside the date mode, the time zone
 // the days are counted in ('Days in Europe/Berlin'): the browser's, for the chart, tables and CSV.
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Affiliate } from '../../api/affiliates.ts';
+import { affiliateOptions } from '../../components/affiliate-options.ts';
+import { Combobox } from '../../components/combobox.tsx';
 import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
 import { CUSTOM_RANGE_LIMITS } from '../../domain/view-query.ts';
 
 export const ALL_AFFILIATES = '';
+const ALL_AFFILIATES_OPTION = 'All affiliates';
+/** Up to this many affiliates the selector is a native <select>; beyond, a list to search: a combobox. */
+export const NATIVE_SELECT_MAX = 20;
 
 const isDateMode = (value: string): value is DateMode => DATE_MODES.some((mode) => mode === value);
 
@@ -20,16 +25,34 @@ export function AffiliateSelect({
   affiliates: readonly Affiliate[];
   selected: string | null;
   onChange: (affiliateId: string | null) => void;
-  selectRef?: (select: HTMLSelectElement | null) => void;
+  selectRef?: (control: HTMLElement | null) => void;
 }) {
   const id = useId();
+  const searchable = affiliates.length > NATIVE_SELECT_MAX;
+  const options = useMemo(
+    () => (searchable ? affiliateOptions(affiliates, { first: { value: ALL_AFFILIATES, label: ALL_AFFILIATES_OPTION } }) : []),
+    [affiliates, searchable],
+  );
+  if (searchable) {
+    // A route's affiliate the list does not know shows as typed.
+    return (
+      <Combobox
+        className="field dashboard-field dashboard-field--affiliate"
+        label="Affiliate"
+        options={options}
+        value={selected ?? ALL_AFFILIATES}
+        onChange={(value) => onChange(value || null)}
+        inputRef={selectRef}
+      />
+    );
+  }
   // A route's affiliate the list does not know still shows as chosen.
   const unknown = selected !== null && !affiliates.some((affiliate) => affiliate.id === selected);
   return (
     <div className="field dashboard-field dashboard-field--affiliate">
       <label htmlFor={id}>Affiliate</label>
       <select ref={selectRef} id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
-        <option value={ALL_AFFILIATES}>All affiliates</option>
+        <option value={ALL_AFFILIATES}>{ALL_AFFILIATES_OPTION}</option>
         {unknown && <option value={selected}>{selected}</option>}
         {affiliates.map((affiliate) => (
           <option key={affiliate.id} value={affiliate.id}>

@@ -87,10 +87,10 @@ function createHandOver() {
       refocusAffiliate = true;
     },
     /** A ref for the Affiliate selector. */
-    affiliateSelect: (select: HTMLSelectElement | null) => {
-      if (select === null || !refocusAffiliate) return;
+    affiliateSelect: (control: HTMLElement | null) => {
+      if (control === null || !refocusAffiliate) return;
       refocusAffiliate = false;
-      select.focus();
+      control.focus();
     },
   };
 }

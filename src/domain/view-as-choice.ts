@@ -1,0 +1,16 @@
+// A superuser's choice of affiliate to view the portal as, kept for the tab in sessionStorage
+// under "view_as" as ["username", "affiliateId"] ('' for the own view): what a reload reads back,
+// both in the app (machines/impersonation.actors.ts) and in the dashboard's early calls
+// (src/workers/dashboard-start.ts). Pure, so that both bundles share it.
+
+export const VIEW_AS_KEY = 'view_as';
+
+/** The affiliate the stored choice views as, when `username` made it; null otherwise (the own view, or nothing readable). */
+export function viewAsChoice(stored: string | null, username: unknown): string | null {
+  try {
+    const [chosenBy, affiliateId] = JSON.parse(stored ?? 'null') as [unknown, unknown];
+    return chosenBy === username && typeof affiliateId === 'string' && affiliateId !== '' ? affiliateId : null;
+  } catch {
+    return null;
+  }
+}
