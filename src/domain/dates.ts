@@ -25,6 +25,12 @@ export interface DateRange {
   end: DateTime<true>;
 }
 
+/** A stretch of time between two instants, [start, end): unlike a range's, not always local day starts. */
+export interface Period {
+  start: DateTime<true>;
+  end: DateTime<true>;
+}
+
 export interface DateRangeOptions {
   /** The custom mode's chosen days as 'yyyy-MM-dd' (what `<input type="date">` gives); '' or null while missing. */
   customStart?: string | null;
@@ -87,11 +93,11 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
 }
 
 /**
- * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts (offset
- * included). A zone luxon reads as UTC by name (a browser's 'UTC') writes 'Z', where a local
- * DateTime writes '+00:00': the offset is always written out.
+ * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts, or of a
+ * period's instants (offset included). A zone luxon reads as UTC by name (a browser's 'UTC')
+ * writes 'Z', where a local DateTime writes '+00:00': the offset is always written out.
  */
-export function toQuery(range: DateRange): { start: string; end: string } {
+export function toQuery(range: Period): { start: string; end: string } {
   const iso = (day: DateTime<true>) => day.toISO().replace(/Z$/, '+00:00');
   return { start: iso(range.start), end: iso(range.end) };
 }
@@ -103,13 +109,18 @@ export function rangeOfQuery({ start, end, zone, locale }: { start: string; end:
 }
 
 /**
- * The previous period of a range: as many local days as the range has (its end minus its start
- * in calendar days), ending where the range starts. Last 30 days (31 days with today) is compared
- * with the 31 days before; a month with as many days before its first.
+ * The previous period of a range, like with like: as long as the part of the range that has
+ * passed at `now` (from its start to now, or to its end if that is earlier), ending where the
+ * range starts. A range in the past compares its whole length; Last 30 days at 14:00 compares 30
+ * days and 14 hours with the 30 days and 14 hours before its start; Current Month on the 27th at
+ * 14:00, 26 days and 14 hours with as long before the 1st. The length is elapsed time, so its
+ * start falls at any instant, not always at a day's start. Null while nothing of the range has
+ * passed (a range that starts later): there is nothing to compare.
  */
-export function previousPeriod(range: DateRange): DateRange {
-  const days = Math.round(range.end.diff(range.start, 'days').days);
-  return { start: range.start.minus({ days }).startOf('day'), end: range.start };
+export function previousPeriod(range: DateRange, now: DateTime): Period | null {
+  const passed = Math.min(now.toMillis(), range.end.toMillis()) - range.start.toMillis();
+  if (!(passed > 0)) return null;
+  return { start: range.start.minus({ milliseconds: passed }), end: range.start };
 }
 
 /** "Every day of the range has a slot": each local day start from start (inclusive) to end (exclusive). */

@@ -4,7 +4,7 @@ import { generateBenchData } from '../../bench/generate.ts';
 import { ApiError } from '../api/client.ts';
 import { isRetryable } from '../api/swr.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
-import { daySlots, dayKeyOf, toQuery } from '../domain/dates.ts';
+import { daySlots, dayKeyOf, parseDay, toQuery } from '../domain/dates.ts';
 import { money } from '../domain/money.ts';
 import { statChanges } from '../domain/period-change.ts';
 import { createDashboardService, type CallContext, type ViewRequest } from './dashboard-service.ts';
@@ -143,6 +143,47 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
 
     service.release([fees.id]);
     expect(() => unwrap(service.change(request))).toThrow("The dashboard's connection fees are no longer loaded");
+  });
+
+  it("counts for a change only what lies between the period's instants, its start at any time of day", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    // October 2026's lists as the "previous period" from October 10 at 13:30 to October 20.
+    const period = {
+      start: parseDay('2026-10-10', data.zone)!.set({ hour: 13, minute: 30 }),
+      end: parseDay('2026-10-20', data.zone)!,
+    };
+    const within = ({ created }: { created: string }) => {
+      const time = DateTime.fromISO(created);
+      return time >= period.start && time < period.end;
+    };
+    const previous = deriveDashboard({
+      ...data,
+      events: data.events.filter(within),
+      fees: data.fees.filter(within),
+      range: { start: period.start.startOf('day'), end: period.end },
+      affiliateFilter: null,
+      selectedDay: null,
+    }).stats;
+    // The whole days from October 10 on would count more.
+    const wholeDays = deriveDashboard({
+      ...data,
+      range: { start: period.start.startOf('day'), end: period.end },
+      affiliateFilter: null,
+      selectedDay: null,
+    }).stats;
+    expect(wholeDays.numberOfSales).toBeGreaterThan(previous.numberOfSales);
+    const current = deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats;
+    const request = {
+      events: events.id,
+      fees: fees.id,
+      affiliates: data.affiliates,
+      affiliateFilter: null,
+      range: { ...toQuery(period), zone: data.zone, locale: 'en-US' },
+      current,
+    };
+    expect(unwrap(service.change(request))).toEqual(statChanges(current, previous));
+    expect(statChanges(current, previous)).not.toEqual(statChanges(current, wholeDays));
   });
 
   it.each([

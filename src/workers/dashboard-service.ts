@@ -19,7 +19,7 @@ import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashboard-model.ts';
-import { statChanges, type StatChanges } from '../domain/period-change.ts';
+import { createdWithin, statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, parseInstant, rangeOfQuery } from '../domain/dates.ts';
 import type { DetailTableName } from '../domain/detail-columns.ts';
 import { callUrl, type EarlyCalls } from './dashboard-start.ts';
@@ -67,7 +67,10 @@ export interface ViewRequest {
   selectedDay: string | null;
 }
 
-/** The previous period's lists and range, against the figures the range's stat boxes show. */
+/**
+ * The previous period's lists and range, against the figures the range's stat boxes show. Its
+ * range is the period's instants, the start at any time of day (domain/dates.ts previousPeriod).
+ */
 export interface ChangeRequest extends Omit<ViewRequest, 'selectedDay'> {
   current: DashboardStats;
 }
@@ -244,7 +247,14 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
     change(request) {
       try {
-        const previous = deriveDashboard({ ...inputOf(request), selectedDay: null });
+        // Only what lies between the period's instants counts, in the local days it falls on.
+        const input = inputOf(request);
+        const previous = deriveDashboard({
+          ...input,
+          events: createdWithin(input.events, request.range),
+          fees: createdWithin(input.fees, request.range),
+          selectedDay: null,
+        });
         return { ok: true, value: statChanges(request.current, previous.stats) };
       } catch (error) {
         return { ok: false, error: toWire(error) };
