@@ -237,6 +237,18 @@ describe('deriveDashboard: Sales Details', () => {
     expect(third.rows.every((row) => row.date === 'Nov 3, 2026' && row.day === '2026-11-03')).toBe(true);
   });
 
+  it("writes its dates in the locale of the range's days: the browser's, as amounts", () => {
+    const german = { start: week.start.setLocale('de-DE'), end: week.end.setLocale('de-DE') };
+    const dashboard = deriveDashboard({ ...input, range: german, selectedDay: '2026-11-02' });
+    expect(dashboard.salesDetails.heading).toBe('Sales Details for 2. Nov. 2026');
+    expect(dashboard.salesDetails.rows.map((row) => row.date)).toEqual(['2. Nov. 2026']);
+    expect(dashboard.platformSalesTable.heading).toBe('Platform Sales for 2. Nov. 2026');
+    expect(dashboard.feesChart[1]).toMatchObject({ label: '11/2', date: '2. Nov. 2026' });
+    const french = { start: week.start.setLocale('fr-FR'), end: week.end.setLocale('fr-FR') };
+    expect(deriveDashboard({ ...input, range: french }).chartTitle).toBe('novembre 2026');
+    expect(deriveDashboardReference({ ...input, range: german, selectedDay: '2026-11-02' })).toEqual(dashboard);
+  });
+
   it('lists every row of the range, newest first, when all are asked for (the CSV export)', () => {
     const { rows, truncated } = deriveDashboard({ ...input, events: many, fees: [], allSalesDetails: true }).salesDetails;
     expect(rows).toHaveLength(25);

@@ -39,7 +39,8 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
   const range = inZone(input.range, input.zone);
   const index = new DayIndex(range);
   const slots = index.length;
-  const selectedDate = input.selectedDay === null ? null : parseDay(input.selectedDay, range.start.zoneName);
+  const selectedDate =
+    input.selectedDay === null ? null : (parseDay(input.selectedDay, range.start.zoneName)?.setLocale(range.start.locale) ?? null);
   if (input.selectedDay !== null && selectedDate === null) throw new RangeError(`Not a day: ${input.selectedDay}`);
   const selectedSlot = input.selectedDay === null ? -2 : index.keys.indexOf(input.selectedDay);
   const filter = input.affiliateFilter;

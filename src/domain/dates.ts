@@ -3,8 +3,10 @@
 // that zone, so a day on a DST change lasts 23, 25 (or 23.5 on Lord Howe) hours. Day arithmetic
 // is luxon's calendar arithmetic (`plus({ days: 1 }).startOf('day')`), never 24-hour steps.
 //
-// Labels (English, as the rest of the UI): chart axis 'M/d' ('11/5'); chart title 'LLLL yyyy' of
-// the start ('November 2026'); table headings and Sales Details dates 'LLL d, yyyy' ('Nov 5, 2026').
+// Labels: the chart's axis and its bars' labels month/day, 'M/d' ('11/5'), in every language;
+// the chart title (month and year of the start) and the days of table headings and rows in the
+// locale of the range's dates, which is the browser's, as amounts have it: 'November 2026' and
+// 'Nov 5, 2026' in American English, 'November 2026' and '5. Nov. 2026' in German.
 import { DateTime } from 'luxon';
 
 import type { DateMode } from './view-query.ts';
@@ -40,8 +42,6 @@ export interface DateRangeOptions {
   /** IANA time zone of the local days; defaults to the zone of `now` (the browser's). */
   zone?: string;
 }
-
-const LABEL_LOCALE = 'en-US';
 
 function valid(date: DateTime, what: string): DateTime<true> {
   if (!date.isValid) throw new RangeError(`Invalid ${what}: ${date.invalidExplanation ?? date.invalidReason}`);
@@ -145,14 +145,14 @@ export function dayLabel(day: DateTime<true>): string {
   return day.toFormat('M/d');
 }
 
-/** Chart title: month and year of the range's start, 'November 2026'. */
+/** Chart title: month and year of the range's start, in its locale: 'November 2026'. */
 export function chartTitle(range: DateRange): string {
-  return range.start.setLocale(LABEL_LOCALE).toFormat('LLLL yyyy');
+  return range.start.toLocaleString({ month: 'long', year: 'numeric' });
 }
 
-/** A day in table headings and the Sales Details Date column: 'Nov 5, 2026'. */
+/** A day in table headings and the Sales Details Date column, in its locale: 'Nov 5, 2026', '5. Nov. 2026'. */
 export function tableDate(day: DateTime<true>): string {
-  return day.setLocale(LABEL_LOCALE).toFormat('LLL d, yyyy');
+  return day.toLocaleString(DateTime.DATE_MED);
 }
 
 // --- The hot path: ISO date-time -> day slot ------------------------------------------------
