@@ -188,6 +188,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
       heading: tableHeading('Sales Details', heading),
       rows: limited ? detailRows.slice(0, SALES_DETAILS_LIMIT) : detailRows,
       truncated: limited && detailRows.length > SALES_DETAILS_LIMIT,
+      unlisted: direct.filter((sale) => onSelectedDay(sale.day) && salesDetailsPolicy(sale.event) === null).length,
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),

@@ -9,6 +9,8 @@ import {
   addRecentRows,
   daysAgo,
   expectedFigures,
+  expectedUnlisted,
+  insertSale,
   money,
   shownStats as shownStatsOf,
   statBoxes,
@@ -531,5 +533,62 @@ describe('a dashboard left open past midnight', () => {
     expect(shownStats()).toEqual(
       statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })),
     );
+  });
+});
+
+describe('Sales Details: the sales it does not list', () => {
+  /** Direct sales without a policy number or without a traveller: two 2 days ago, one 5 days ago. */
+  async function withUnlisted() {
+    const server = await signedIn('parent');
+    insertSale(server.db, { id: 3001, created: daysAgo(2, 10), amount: '20.00', affiliateId: P1, commissionPc: '10' });
+    insertSale(server.db, {
+      id: 3002,
+      created: daysAgo(2, 11),
+      amount: '20.00',
+      affiliateId: C1,
+      commissionPc: '10',
+      policyNumber: 'POL-3002',
+    });
+    insertSale(server.db, { id: 3003, created: daysAgo(5, 10), amount: '20.00', affiliateId: P1, commissionPc: '10' });
+    // A platform sale without a policy is never in Sales Details: not counted.
+    insertSale(server.db, { id: 3004, created: daysAgo(5, 11), amount: '20.00', affiliateId: P1, commissionPc: '0' });
+    return server;
+  }
+  const salesDetails = (name: string) => screen.getByRole('region', { name });
+
+  it('says under its heading how many direct sales of the range or the selected day it leaves out', async () => {
+    const server = await withUnlisted();
+    const { user } = renderDashboard(server);
+    await waitForData();
+    const inRange = expectedUnlisted(server.db, { ...parentScope, ...last30() });
+    expect(inRange).toBeGreaterThanOrEqual(3);
+    expect(
+      within(salesDetails('Sales Details')).getByText(`${inRange} sales without a policy number or traveller are not listed.`),
+    ).toBeInTheDocument();
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(2)) })).toBe(2);
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(5)) })).toBe(1);
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(3)) })).toBe(0);
+
+    await user.click(await screen.findByRole('button', { name: bar(daysAgo(2), 'Referral Fees') }));
+    const second = salesDetails(`Sales Details for ${heading(daysAgo(2))}`);
+    expect(within(second).getByText('2 sales without a policy number or traveller are not listed.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: bar(daysAgo(5), 'Referral Fees') }));
+    const fifth = salesDetails(`Sales Details for ${heading(daysAgo(5))}`);
+    expect(within(fifth).getByText('1 sale without a policy number or traveller is not listed.')).toBeInTheDocument();
+
+    // A day whose direct sales all have a row: no line.
+    await user.click(screen.getByRole('button', { name: bar(daysAgo(3), 'Connection Fees') }));
+    const third = salesDetails(`Sales Details for ${heading(daysAgo(3))}`);
+    expect(within(third).queryByText(/not listed\.$/)).not.toBeInTheDocument();
+  });
+
+  it('says nothing when it lists every direct sale', async () => {
+    const server = await signedIn('child');
+    renderDashboard(server);
+    await waitForData();
+    expect(expectedUnlisted(server.db, { ...childScope, ...last30() })).toBe(0);
+    expect(screen.getByRole('region', { name: 'Sales Details' })).toBeInTheDocument();
+    expect(screen.queryByText(/not listed\.$/)).not.toBeInTheDocument();
   });
 });
