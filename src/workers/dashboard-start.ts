@@ -19,6 +19,11 @@ import type { CallContext } from './dashboard-service.ts';
 export interface EarlyCalls extends CallContext {
   range: { start: string; end: string };
   home: boolean;
+  /**
+   * The affiliate of /affiliate/{id} (null on /): the lists are asked for once the affiliates'
+   * answer has it, so that no data call goes out for an affiliate that is not among the user's.
+   */
+  affiliate: string | null;
 }
 
 /** The stored token record, as storage has it, and the page's URL, for which the boot script started the worker. */
@@ -43,6 +48,17 @@ declare global {
 export const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
 /** The home route: the dashboard of every affiliate the user may see. */
 export const isHome = (path: string) => path === '/';
+
+/** The affiliate of a dashboard route (/affiliate/{id}), decoded as the router decodes it; null on /. */
+export function routeAffiliate(path: string): string | null {
+  const segment = /^\/affiliate\/([^/]+)\/?$/i.exec(path)?.[1];
+  if (segment === undefined) return null;
+  try {
+    return segment.includes('%') ? decodeURI(segment) : segment;
+  } catch {
+    return segment;
+  }
+}
 /** A token with less than this left is refreshed before any call (domain/auth-token.ts). */
 const REFRESH_LEAD_MS = 60_000;
 
@@ -84,16 +100,17 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Tells `worker` to make the calls of the URL's range (`search`); on the home route (`home`), to derive its view too. */
+/** Tells `worker` to make the calls of the URL's range (`search`) on the dashboard route `path`; on the home route, to derive its view too. */
 export function startCalls(
   worker: Worker,
   baseUrl: string,
   token: string | null,
   impersonated: string | null,
   search: string,
-  home = false,
+  path: string,
 ): void {
-  worker.postMessage({ start: { baseUrl, token, impersonated, range: viewQuery(search), home } } satisfies EarlyMessage);
+  const start: EarlyCalls = { baseUrl, token, impersonated, range: viewQuery(search), home: isHome(path), affiliate: routeAffiliate(path) };
+  worker.postMessage({ start } satisfies EarlyMessage);
 }
 
 /**
@@ -133,5 +150,6 @@ export function bootCalls([stored, href]: BootHandOff, baseUrl: string, now = Da
     impersonated: null,
     range: viewQuery(page.search, new Date(now)),
     home: isHome(page.pathname),
+    affiliate: routeAffiliate(page.pathname),
   };
 }

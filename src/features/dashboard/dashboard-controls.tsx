@@ -22,14 +22,11 @@ export function AffiliateSelect({
   selectRef?: (select: HTMLSelectElement | null) => void;
 }) {
   const id = useId();
-  // A route's affiliate the list does not know still shows as chosen.
-  const unknown = selected !== null && !affiliates.some((affiliate) => affiliate.id === selected);
   return (
     <div className="field dashboard-field dashboard-field--affiliate">
       <label htmlFor={id}>Affiliate</label>
       <select ref={selectRef} id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
         <option value={ALL_AFFILIATES}>All affiliates</option>
-        {unknown && <option value={selected}>{selected}</option>}
         {affiliates.map((affiliate) => (
           <option key={affiliate.id} value={affiliate.id}>
             {affiliate.name}

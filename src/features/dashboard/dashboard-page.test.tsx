@@ -592,3 +592,60 @@ describe('Sales Details: the sales it does not list', () => {
     expect(screen.queryByText(/not listed\.$/)).not.toBeInTheDocument();
   });
 });
+
+describe("an affiliate's route for an affiliate that is not among the user's", () => {
+  const isData = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
+
+  it.each(['NOPE-1', 'T2'])(
+    '/affiliate/%s: the heading and a line that says so, a link to all affiliates, and no data call',
+    async (id) => {
+      const server = await signedIn('parent');
+      const { server: recording, urls } = recorded(server);
+      const { user, location } = renderDashboard(recording, `/affiliate/${id}`);
+
+      expect(await screen.findByText(`There is no affiliate ${id} among yours.`)).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Sales Dashboard$/);
+      // No selector offers it; no figures, no loading line.
+      expect(screen.queryByLabelText('Affiliate')).not.toBeInTheDocument();
+      expect(screen.queryByRole('option', { name: id })).not.toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Summary' })).not.toBeInTheDocument();
+      expect(screen.queryByText('Loading sales...')).not.toBeInTheDocument();
+      await act(settle);
+      expect(urls.filter(isData)).toEqual([]);
+
+      await user.click(screen.getByRole('link', { name: 'Show all affiliates' }));
+      expect(location.history.at(-1)).toBe('/');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
+      await waitForData();
+    },
+  );
+
+  it('shows the loading line, not that line, while the affiliates are still loading', async () => {
+    const server = await signedIn('parent');
+    const steer = steerableServer(server);
+    const { server: recording, urls } = recorded(steer.server);
+    const release = steer.hold('affiliates/');
+    renderDashboard(recording, '/affiliate/NOPE-1');
+
+    await act(settle);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+    expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Date range')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByText('There is no affiliate NOPE-1 among yours.')).toBeInTheDocument();
+    expect(screen.queryByText('Loading sales...')).not.toBeInTheDocument();
+    expect(urls.filter(isData)).toEqual([]);
+  });
+
+  it("loads an affiliate's own route once the affiliates have it", async () => {
+    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(server);
+    renderDashboard(recording, '/affiliate/C1');
+    await waitForData();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
+    expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
+    // The affiliates first, then the data.
+    const paths = urls.map((url) => url.pathname.replace(/^.*\/api\/v2\//, ''));
+    expect(paths.indexOf('affiliates/')).toBeLessThan(paths.indexOf('payment_events/'));
+  });
+});
