@@ -649,3 +649,59 @@ describe("an affiliate's route for an affiliate that is not among the user's", (
     expect(paths.indexOf('affiliates/')).toBeLessThan(paths.indexOf('payment_events/'));
   });
 });
+
+describe('clearing the selected day', () => {
+  it("with 'Clear day' beside the Sales Details heading", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server);
+    await waitForData();
+    expect(
+      within(screen.getByRole('region', { name: 'Sales Details' })).queryByRole('button', { name: 'Clear day' }),
+    ).not.toBeInTheDocument();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    expect(location.history.at(-1)).toContain(`day=${day.toISODate()}`);
+
+    await user.click(
+      within(screen.getByRole('region', { name: `Sales Details for ${heading(day)}` })).getByRole('button', { name: 'Clear day' }),
+    );
+
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toHaveFocus();
+    expect(location.history.at(-1)).not.toContain('day=');
+    expect(screen.getAllByRole('button', { pressed: true }).filter((button) => button.matches('.chart-bar'))).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Clear day' })).not.toBeInTheDocument();
+  });
+
+  it("shows the selected day's figures of the chart in a card under it (a phone's view of the day), with 'Clear day'", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(2);
+    expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+
+    const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
+    const card = screen.getByRole('region', { name: heading(day) });
+    const figures = () =>
+      within(screen.getByRole('region', { name: heading(day) }))
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    expect(figures()).toEqual([
+      ['Referral Fees', money(fees.referralFees)],
+      ['Connection Fees', money(fees.connectionFees)],
+    ]);
+    // The chart's series: the Sales Chart's on the Sales Chart.
+    await user.click(screen.getByRole('button', { name: 'Sales Chart' }));
+    const platform = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
+    expect(figures()).toEqual([
+      ['Direct Sales', expect.stringMatching(/^\$/) as string],
+      ['Platform Sales', money(platform.platformSales)],
+    ]);
+
+    await user.click(within(screen.getByRole('region', { name: heading(day) })).getByRole('button', { name: 'Clear day' }));
+    expect(card).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
+    expect(location.history.at(-1)).not.toContain('day=');
+    expect(screen.getByRole('heading', { level: 2, name: last30().start.setLocale('en-US').toFormat('LLLL yyyy') })).toHaveFocus();
+  });
+});

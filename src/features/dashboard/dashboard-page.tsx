@@ -265,7 +265,13 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
               onClearDay={() => send({ type: 'DAY.CLEAR' })}
             />
-            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} csv={csv} />
+            <DetailTables
+              dashboard={dashboard}
+              selectedDay={selectedDay}
+              currency={env.currency}
+              csv={csv}
+              onClearDay={() => send({ type: 'DAY.CLEAR' })}
+            />
           </div>
         ))}
     </section>

@@ -7,7 +7,7 @@
 // Each table has a 'Download CSV' button under its heading: every row of the range or the
 // selected day, with the same columns (detail-columns.ts), written off the main thread.
 // Sales Details says under its heading how many direct sales it leaves out for lacking a policy
-// number or a traveller.
+// number or a traveller, and with a day selected has a 'Clear day' button beside its heading.
 import { startTransition, useEffect, useId, useState } from 'react';
 import { SALES_DETAILS_LIMIT, type Dashboard } from '../../domain/dashboard-model.ts';
 import {
@@ -76,6 +76,7 @@ function DetailTable<Row extends { key: string }>({
   notes = [],
   onDownload,
   preparing,
+  onClearDay,
 }: {
   name: DetailTableName;
   heading: string;
@@ -90,14 +91,28 @@ function DetailTable<Row extends { key: string }>({
   onDownload: ((table: DetailTableName) => Promise<void>) | null;
   /** The table's CSV file is being written. */
   preparing: boolean;
+  /** Clears the selected day, with a button beside the heading; none without a day. */
+  onClearDay?: () => void;
 }) {
   const headingId = useId();
   const shown = useRowsShown(rows);
+  const clearDay = () => {
+    // The button goes with the day: the heading, which stays, takes the focus.
+    document.getElementById(headingId)?.focus();
+    onClearDay?.();
+  };
   return (
     <section className="dashboard-card detail-table" aria-labelledby={headingId}>
-      <h2 id={headingId} className="detail-table__heading">
-        {heading}
-      </h2>
+      <div className="detail-table__head">
+        <h2 id={headingId} className="detail-table__heading" tabIndex={-1}>
+          {heading}
+        </h2>
+        {onClearDay && (
+          <button type="button" className="detail-table__clear" onClick={clearDay}>
+            Clear day
+          </button>
+        )}
+      </div>
       {notes.map(
         (note) =>
           note && (
@@ -165,9 +180,11 @@ export interface DetailTablesProps {
   currency: string;
   /** The tables' CSV files; null while the dashboard on screen is not the one asked for. */
   csv?: CsvSource | null;
+  /** Clears the selected day ('Clear day' beside Sales Details' heading). */
+  onClearDay?: () => void;
 }
 
-export function DetailTables({ dashboard, selectedDay, currency, csv = null }: DetailTablesProps) {
+export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
   const { download: onDownload, isBusy } = useCsvDownload(csv);
@@ -188,6 +205,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
         ]}
         onDownload={onDownload}
         preparing={isBusy('sales-details')}
+        onClearDay={selectedDay === null ? undefined : onClearDay}
       />
       <div className="dashboard-tables__pair">
         <DetailTable
