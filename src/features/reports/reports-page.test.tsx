@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -160,6 +160,27 @@ describe('the Reports screen', () => {
 
     expect(tableRows(await reportsTable())).toEqual([['November 2026', '1', usd(50), usd(2.5), usd(0)]]);
     expect(screen.queryByLabelText('Affiliate')).not.toBeInTheDocument();
+  });
+
+  it("tells a child affiliate's user with no reports that they are issued to its parent", async () => {
+    const { server, fixtures } = await signInFixtureUser('child');
+    server.db.prepare('DELETE FROM reports WHERE affiliate_id = ?').run(fixtures.affiliates.C1);
+    renderReports(server);
+
+    // The user's affiliates are C1 alone: its parent is named by its id.
+    expect(await screen.findByText('Reports for Child One are issued to P1.')).toBeInTheDocument();
+    expect(screen.queryByText('No reports yet.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('tells a superuser viewing as a child affiliate with no reports that they are issued to its parent, by name', async () => {
+    const { server, fixtures } = await signInFixtureUser('admin');
+    server.db.prepare('DELETE FROM reports WHERE affiliate_id = ?').run(fixtures.affiliates.C1);
+    const { session } = renderReports(server);
+    await reportsTable();
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: fixtures.affiliates.C1 }));
+
+    expect(await screen.findByText('Reports for Child One are issued to Parent Travel.')).toBeInTheDocument();
   });
 
   it("says 'No reports yet.' when there are none", async () => {
