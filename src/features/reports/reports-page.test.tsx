@@ -204,11 +204,16 @@ describe('the Reports screen', () => {
     november!.focus();
     await user.keyboard('{Enter}');
 
-    // Busy while the request is held: disabled, aria-busy, still named 'Download Report'.
+    // Busy while the request is held: disabled, aria-busy, 'Downloading...' on screen, still
+    // named 'Download Report' and described by its period.
     expect(november).toBeDisabled();
     letGoOfDisabled(november!);
     expect(november).toHaveAttribute('aria-busy', 'true');
     expect(november).toHaveAccessibleName('Download Report');
+    expect(november).toHaveAccessibleDescription('November 2026');
+    expect(within(november!).getByText('Downloading...')).toBeInTheDocument();
+    expect(within(october!).queryByText('Downloading...')).not.toBeInTheDocument();
+    expect(october).toHaveTextContent(/^Download Report$/);
     expect(october).toBeEnabled();
     expect(october).not.toHaveAttribute('aria-busy');
     expect(saveFile).not.toHaveBeenCalled();
@@ -222,6 +227,7 @@ describe('the Reports screen', () => {
     expect((window as DataLayerWindow).dataLayer).toEqual([{ event: 'report_download', report_id: id, report_date: reportDate }]);
     await waitFor(() => expect(november).toBeEnabled());
     expect(november).not.toHaveAttribute('aria-busy');
+    expect(november).toHaveTextContent(/^Download Report$/);
     // A keyboard user is where they were.
     expect(november).toHaveFocus();
   });
