@@ -507,29 +507,44 @@ describe('the Sales Dashboard', () => {
     const date = headingDateOf(barLabel);
     const card = p.getByRole('region', { name: date, exact: true });
     await expectVisible(p, where, card, `the card of ${date} under the chart`);
-    await step(p, where, "the card holds the day's bars' amounts, under the chart", async () => {
-      const day = barLabel.split(' ')[0]!;
-      // The day's bars: '11/5 Referral Fees $12.34'; a series without an amount that day has none.
-      const bars = await p
+    const day = barLabel.split(' ')[0]!;
+    /**
+     * The amounts of the day's bars on the chart shown, by series ('11/5 Referral Fees $12.34'); a
+     * series without an amount that day has no bar.
+     */
+    const dayBars = async (series: string[]) => {
+      const labels = await p
         .locator('svg [role="button"]')
         .evaluateAll(
           (elements, prefix) => elements.map((e) => e.getAttribute('aria-label') ?? '').filter((l) => l.startsWith(prefix)),
           `${day} `,
         );
-      const amountOf = (series: string) =>
-        bars.find((label) => label.startsWith(`${day} ${series} `))?.slice(`${day} ${series} `.length) ?? '$0.00';
-      const figures = await card
+      return series.map((name) => [
+        name,
+        labels.find((label) => label.startsWith(`${day} ${name} `))?.slice(`${day} ${name} `.length) ?? '$0.00',
+      ]);
+    };
+    const cardFigures = () =>
+      card
         .locator('dl > div')
         .evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent ?? '', row.querySelector('dd')?.textContent ?? '']));
-      expect(figures).toEqual([
-        ['Referral Fees', amountOf('Referral Fees')],
-        ['Connection Fees', amountOf('Connection Fees')],
-      ]);
+    const fees = await dayBars(['Referral Fees', 'Connection Fees']);
+    await step(p, where, "the card under the chart, with the day's fees as the Fees Chart's bars have them", async () => {
+      const figures = await cardFigures();
+      expect(figures.slice(0, 2)).toEqual(fees);
       const chart = await p.locator('.chart-panel').boundingBox();
       const box = await card.boundingBox();
       expect(box!.y).toBeGreaterThanOrEqual(chart!.y + chart!.height);
       expect(await p.getByRole('button', { name: 'Clear day', exact: true }).count()).toBe(1);
     });
+    const salesChart = p.getByRole('button', { name: 'Sales Chart', exact: true });
+    if ((await salesChart.count()) > 0) {
+      await salesChart.click();
+      await p.getByRole('list', { name: 'Sales Chart series' }).waitFor();
+      await step(p, where, "the day's sales as the Sales Chart's bars have them, the fees still there", async () => {
+        expect(await cardFigures()).toEqual([...fees, ...(await dayBars(['Direct Sales', 'Platform Sales']))]);
+      });
+    }
     await expectAccessible(p, `${where} with a selected day`);
 
     await card.getByRole('button', { name: 'Clear day', exact: true }).click();

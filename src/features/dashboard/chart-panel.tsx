@@ -99,7 +99,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
       </section>
       {selectedDay !== null && (
         <DayCard
-          model={model}
+          dashboard={dashboard}
           selectedDay={selectedDay}
           currency={currency}
           onClearDay={onClearDay}

@@ -672,7 +672,26 @@ describe('clearing the selected day', () => {
     expect(screen.queryByRole('button', { name: 'Clear day' })).not.toBeInTheDocument();
   });
 
-  it("shows the selected day's figures of the chart in a card under it (a phone's view of the day), with 'Clear day'", async () => {
+  it("leaves Platform Sales out of the day's card where there are no platform sales, as the summary does", async () => {
+    const server = await signedIn('child');
+    const { user } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    const figures = expectedFigures(server.db, { ...childScope, ...dayOf(day) });
+    const card = screen.getByRole('region', { name: heading(day) });
+    expect(
+      within(card)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    ).toEqual([
+      ['Referral Fees', money(figures.referralFees)],
+      ['Connection Fees', money(figures.connectionFees)],
+      ['Direct Sales', money(figures.totalSales)],
+    ]);
+  });
+
+  it("shows the selected day's fees and sales, as the charts' series, in a card under the chart (a phone's view of the day), with 'Clear day'", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
     await waitForData();
@@ -680,23 +699,24 @@ describe('clearing the selected day', () => {
     expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
 
-    const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
+    const figures = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
     const card = screen.getByRole('region', { name: heading(day) });
-    const figures = () =>
+    const shown = () =>
       within(screen.getByRole('region', { name: heading(day) }))
         .getAllByRole('term')
         .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
-    expect(figures()).toEqual([
-      ['Referral Fees', money(fees.referralFees)],
-      ['Connection Fees', money(fees.connectionFees)],
-    ]);
-    // The chart's series: the Sales Chart's on the Sales Chart.
+    // Direct Sales: the day's distinct direct sales, as the Sales Chart has them; platform sales
+    // exist in the range, so Platform Sales shows too.
+    const expected = [
+      ['Referral Fees', money(figures.referralFees)],
+      ['Connection Fees', money(figures.connectionFees)],
+      ['Direct Sales', money(figures.totalSales)],
+      ['Platform Sales', money(figures.platformSales)],
+    ];
+    expect(shown()).toEqual(expected);
+    // The same on the Sales Chart.
     await user.click(screen.getByRole('button', { name: 'Sales Chart' }));
-    const platform = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
-    expect(figures()).toEqual([
-      ['Direct Sales', expect.stringMatching(/^\$/) as string],
-      ['Platform Sales', money(platform.platformSales)],
-    ]);
+    expect(shown()).toEqual(expected);
 
     await user.click(within(screen.getByRole('region', { name: heading(day) })).getByRole('button', { name: 'Clear day' }));
     expect(card).not.toBeInTheDocument();

@@ -1,12 +1,14 @@
 // The selected day on a phone, where the detail tables are hidden: a compact card under the
-// chart with that day's amounts of the chart's series (fees, or sales), and a 'Clear day' button.
-// From 768 px the tables show the day, and the card is hidden (dashboard.css).
+// chart with that day's amounts of the charts' series, fees and sales (Platform Sales only where
+// platform sales exist, as in the summary), and a 'Clear day' button. From 768 px the tables
+// show the day, and the card is hidden (dashboard.css).
 import { useId } from 'react';
-import { formatMoney } from '../../domain/money.ts';
-import type { ChartModel } from './chart-series.ts';
+import type { Dashboard } from '../../domain/dashboard-model.ts';
+import { formatMoney, type Money } from '../../domain/money.ts';
+import { feesSeries, salesSeries, type ChartSeries } from './chart-series.ts';
 
 export interface DayCardProps {
-  model: ChartModel;
+  dashboard: Dashboard;
   selectedDay: string;
   currency: string;
   /** Clears the selected day; `focusAfter` is where the focus goes, as the card goes with the day. */
@@ -14,15 +16,24 @@ export interface DayCardProps {
   focusAfter: () => void;
 }
 
-export function DayCard({ model, selectedDay, currency, onClearDay, focusAfter }: DayCardProps) {
+export function DayCard({ dashboard, selectedDay, currency, onClearDay, focusAfter }: DayCardProps) {
   const headingId = useId();
-  const day = model.days.find((slot) => slot.day === selectedDay);
-  if (!day) return null;
+  const fees = dashboard.feesChart.find((slot) => slot.day === selectedDay);
+  const sales = dashboard.salesChart.find((slot) => slot.day === selectedDay);
+  if (!fees || !sales) return null;
+  const [referral, connection] = feesSeries as [ChartSeries, ChartSeries];
+  const [direct, platform] = salesSeries as [ChartSeries, ChartSeries];
+  const figures: [ChartSeries, Money][] = [
+    [referral, fees.referralFees],
+    [connection, fees.connectionFees],
+    [direct, sales.directSales],
+    ...(dashboard.stats.hasPlatformSales ? [[platform, sales.platformSales] as [ChartSeries, Money]] : []),
+  ];
   return (
     <section className="dashboard-card day-card" aria-labelledby={headingId}>
       <div className="day-card__head">
         <h2 id={headingId} className="day-card__title">
-          {day.date}
+          {fees.date}
         </h2>
         <button
           type="button"
@@ -36,13 +47,13 @@ export function DayCard({ model, selectedDay, currency, onClearDay, focusAfter }
         </button>
       </div>
       <dl className="day-card__figures">
-        {model.series.map((serie, index) => (
+        {figures.map(([serie, amount]) => (
           <div key={serie.name}>
             <dt>
               <span className={`chart-swatch ${serie.line}`} aria-hidden="true" />
               {serie.name}
             </dt>
-            <dd>{formatMoney(day.amounts[index]!, currency)}</dd>
+            <dd>{formatMoney(amount, currency)}</dd>
           </div>
         ))}
       </dl>
