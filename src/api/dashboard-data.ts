@@ -222,9 +222,12 @@ export function useDashboardAffiliates(data: DashboardData, impersonated: string
   return useSWR<Affiliate[], Error>(affiliatesKey(impersonated), () => data.affiliates(impersonated));
 }
 
-/** A range's payment events or connection fees, held by the service; the cache keeps the handle. */
-export function useDashboardList(data: DashboardData, list: ListName, range: Range, impersonated: string | null) {
-  return useSWR<CachedList, Error>(listKey(list, range, impersonated), () => data.list(list, range, impersonated));
+/**
+ * A range's payment events or connection fees, held by the service; the cache keeps the handle.
+ * Not asked for while `enabled` is false (an affiliate's route, until the affiliates have it).
+ */
+export function useDashboardList(data: DashboardData, list: ListName, range: Range, impersonated: string | null, enabled = true) {
+  return useSWR<CachedList, Error>(enabled ? listKey(list, range, impersonated) : null, () => data.list(list, range, impersonated));
 }
 
 /** A dashboard with the request it was derived from: its range, affiliates and filter. */

@@ -95,8 +95,11 @@ export interface Dashboard {
   chartTitle: string;
   feesChart: FeesDaySlot[];
   salesChart: SalesDaySlot[];
-  /** `truncated`: more rows than the 20 shown (no day selected). */
-  salesDetails: { heading: string; rows: SalesDetailsRow[]; truncated: boolean };
+  /**
+   * `truncated`: more rows than the 20 shown (no day selected). `unlisted`: the direct sales of the
+   * range (or of the selected day) left out for lacking a policy number or a traveller.
+   */
+  salesDetails: { heading: string; rows: SalesDetailsRow[]; truncated: boolean; unlisted: number };
   platformSalesTable: { heading: string; rows: PlatformSalesRow[] };
   /** `hasItems`: "shown only when fee items exist" (in the range, whatever the selected day). */
   connectionFeeTable: { heading: string; rows: ConnectionFeeRow[]; hasItems: boolean };

@@ -68,7 +68,8 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
   const parents = new Map(input.affiliates.map((affiliate) => [affiliate.id, affiliate.parent_id]));
   const names = affiliateNames(input.affiliates);
   const selected = input.selectedDay;
-  const selectedDate = selected === null ? null : parseDay(selected, zone);
+  const dayOf = (day: string) => parseDay(day, zone)?.setLocale(range.start.locale) ?? null;
+  const selectedDate = selected === null ? null : dayOf(selected);
   if (selected !== null && selectedDate === null) throw new RangeError(`Not a day: ${selected}`);
   const heading = selectedDate === null ? null : tableDate(selectedDate);
   const onSelectedDay = (day: string) => selected === null || day === selected;
@@ -132,7 +133,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
       key: row.key,
       created: row.event.created,
       day: row.day,
-      date: tableDate(parseDay(row.day, zone)!),
+      date: tableDate(dayOf(row.day)!),
       policyNumber: row.policyNumber,
       traveler: travelerText(row.event),
       amount: toMoney(row.amount),
@@ -187,6 +188,7 @@ export function deriveDashboardReference(input: DashboardInput): Dashboard {
       heading: tableHeading('Sales Details', heading),
       rows: limited ? detailRows.slice(0, SALES_DETAILS_LIMIT) : detailRows,
       truncated: limited && detailRows.length > SALES_DETAILS_LIMIT,
+      unlisted: direct.filter((sale) => onSelectedDay(sale.day) && salesDetailsPolicy(sale.event) === null).length,
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),

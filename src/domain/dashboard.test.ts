@@ -189,6 +189,7 @@ describe('deriveDashboard: Sales Details', () => {
     expect(salesDetails).toEqual({
       heading: 'Sales Details',
       truncated: false,
+      unlisted: 1, // event 5 has no policy
       rows: [
         {
           key: '2026-11-02|P-1',
@@ -237,6 +238,36 @@ describe('deriveDashboard: Sales Details', () => {
     expect(third.rows.every((row) => row.date === 'Nov 3, 2026' && row.day === '2026-11-03')).toBe(true);
   });
 
+  it('counts the direct sales it leaves out for lacking a policy number or a traveller, in the range or the selected day', () => {
+    const unlisted = [
+      paymentEvent({ id: 201, created: '2026-11-03T10:00:00Z', amount: '10.00', pc: '10', policy: 'P-201' }), // no traveller
+      paymentEvent({ id: 202, created: '2026-11-03T11:00:00Z', amount: '10.00', pc: '10', travelers: ada }), // no policy
+      paymentEvent({ id: 203, created: '2026-11-03T12:00:00Z', amount: '10.00', pc: '10', policy: '', travelers: ada }), // empty number
+      paymentEvent({ id: 204, created: '2026-11-06T12:00:00Z', amount: '10.00', pc: '10' }),
+      // A platform sale is never in Sales Details, so never counted; nor is a sale outside the range.
+      paymentEvent({ id: 205, created: '2026-11-03T13:00:00Z', amount: '10.00', pc: '0' }),
+      paymentEvent({ id: 206, created: '2026-11-09T13:00:00Z', amount: '10.00', pc: '10' }),
+    ];
+    const withThem = { ...input, events: [...many, ...unlisted], fees: [] };
+    expect(deriveDashboard(withThem).salesDetails.unlisted).toBe(4);
+    expect(deriveDashboard({ ...withThem, selectedDay: '2026-11-03' }).salesDetails.unlisted).toBe(3);
+    expect(deriveDashboard({ ...withThem, selectedDay: '2026-11-06' }).salesDetails.unlisted).toBe(1);
+    expect(deriveDashboard({ ...withThem, selectedDay: '2026-11-05' }).salesDetails.unlisted).toBe(0);
+    expect(deriveDashboard({ ...withThem, events: many }).salesDetails.unlisted).toBe(0);
+  });
+
+  it("writes its dates in the locale of the range's days: the browser's, as amounts", () => {
+    const german = { start: week.start.setLocale('de-DE'), end: week.end.setLocale('de-DE') };
+    const dashboard = deriveDashboard({ ...input, range: german, selectedDay: '2026-11-02' });
+    expect(dashboard.salesDetails.heading).toBe('Sales Details for 2. Nov. 2026');
+    expect(dashboard.salesDetails.rows.map((row) => row.date)).toEqual(['2. Nov. 2026']);
+    expect(dashboard.platformSalesTable.heading).toBe('Platform Sales for 2. Nov. 2026');
+    expect(dashboard.feesChart[1]).toMatchObject({ label: '11/2', date: '2. Nov. 2026' });
+    const french = { start: week.start.setLocale('fr-FR'), end: week.end.setLocale('fr-FR') };
+    expect(deriveDashboard({ ...input, range: french }).chartTitle).toBe('novembre 2026');
+    expect(deriveDashboardReference({ ...input, range: german, selectedDay: '2026-11-02' })).toEqual(dashboard);
+  });
+
   it('lists every row of the range, newest first, when all are asked for (the CSV export)', () => {
     const { rows, truncated } = deriveDashboard({ ...input, events: many, fees: [], allSalesDetails: true }).salesDetails;
     expect(rows).toHaveLength(25);
@@ -268,7 +299,7 @@ describe('deriveDashboard: grouped tables and the selected day', () => {
     const day = deriveDashboard({ ...input, selectedDay: '2026-11-04' });
     expect(day.stats).toEqual(whole.stats);
     expect(day.feesChart).toEqual(whole.feesChart);
-    expect(day.salesDetails).toEqual({ heading: 'Sales Details for Nov 4, 2026', rows: [], truncated: false });
+    expect(day.salesDetails).toEqual({ heading: 'Sales Details for Nov 4, 2026', rows: [], truncated: false, unlisted: 0 });
     expect(day.platformSalesTable.heading).toBe('Platform Sales for Nov 4, 2026');
     expect(day.platformSalesTable.rows.map((row) => row.affiliate)).toEqual(['Unknown']);
     expect(day.connectionFeeTable.heading).toBe('Connection Fee Details for Nov 4, 2026');

@@ -39,7 +39,8 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
   const range = inZone(input.range, input.zone);
   const index = new DayIndex(range);
   const slots = index.length;
-  const selectedDate = input.selectedDay === null ? null : parseDay(input.selectedDay, range.start.zoneName);
+  const selectedDate =
+    input.selectedDay === null ? null : (parseDay(input.selectedDay, range.start.zoneName)?.setLocale(range.start.locale) ?? null);
   if (input.selectedDay !== null && selectedDate === null) throw new RangeError(`Not a day: ${input.selectedDay}`);
   const selectedSlot = input.selectedDay === null ? -2 : index.keys.indexOf(input.selectedDay);
   const filter = input.affiliateFilter;
@@ -63,6 +64,8 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
   const detailEvent = new Int32Array(events.length);
   const detailSlot = new Int32Array(events.length);
   let details = 0;
+  /** Direct sales Sales Details leaves out: no policy number or no traveller. */
+  let unlisted = 0;
   const sale = new SaleReader();
 
   for (let i = 0; i < events.length; i++) {
@@ -88,6 +91,7 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
         detailEvent[details] = i;
         detailSlot[details] = slot;
         details++;
+        if (salesDetailsPolicy(event) === null) unlisted++;
       }
     } else {
       numberOfPlatformSales++;
@@ -171,6 +175,7 @@ export function deriveDashboard(input: DashboardInput): Dashboard {
     salesDetails: {
       heading: tableHeading('Sales Details', heading),
       ...salesDetailsRows(detailSlot, details, slots, selectedSlot === -2 && !input.allSalesDetails, detailEntry, index.keys, dayDates),
+      unlisted,
     },
     platformSalesTable: {
       heading: tableHeading('Platform Sales', heading),

@@ -226,6 +226,15 @@ describe('labels', () => {
     expect(tableDate(day)).toBe('Nov 5, 2026');
   });
 
+  it("dates of titles, headings and tables follow the locale of the range's days (the browser's, as amounts); the axis keeps M/d", () => {
+    const german = day.setLocale('de-DE');
+    expect(tableDate(german)).toBe('5. Nov. 2026');
+    expect(tableDate(day.setLocale('fr-FR'))).toBe('5 nov. 2026');
+    expect(dayLabel(german)).toBe('11/5');
+    const december = dateRange('custom', { now, zone, customStart: '2026-12-01', customEnd: '2026-12-31' });
+    expect(chartTitle({ start: december.start.setLocale('de-DE'), end: december.end })).toBe('Dezember 2026');
+  });
+
   it('parseDay reads yyyy-MM-dd only', () => {
     expect(parseDay('2026-11-05', zone)?.toISO()).toBe('2026-11-05T00:00:00.000+01:00');
     expect(parseDay('2026-11-05T10:00', zone)).toBeNull();

@@ -3,11 +3,13 @@
 // that zone, so a day on a DST change lasts 23, 25 (or 23.5 on Lord Howe) hours. Day arithmetic
 // is luxon's calendar arithmetic (`plus({ days: 1 }).startOf('day')`), never 24-hour steps.
 //
-// Labels (English, as the rest of the UI): chart axis 'M/d' ('11/5'); chart title 'LLLL yyyy' of
-// the start ('November 2026'); table headings and Sales Details dates 'LLL d, yyyy' ('Nov 5, 2026').
+// Labels: the chart's axis and its bars' labels month/day, 'M/d' ('11/5'), in every language;
+// the chart title (month and year of the start) and the days of table headings and rows in the
+// locale of the range's dates, which is the browser's, as amounts have it: 'November 2026' and
+// 'Nov 5, 2026' in American English, 'November 2026' and '5. Nov. 2026' in German.
 import { DateTime } from 'luxon';
 
-import { isCustomRangeAllowed, type DateMode } from './view-query.ts';
+import { CUSTOM_RANGE_LIMITS, isCustomRangeAllowed, type DateMode } from './view-query.ts';
 
 export { DATE_MODES, type DateMode } from './view-query.ts';
 
@@ -25,6 +27,12 @@ export interface DateRange {
   end: DateTime<true>;
 }
 
+/** A stretch of time between two instants, [start, end): unlike a range's, not always local day starts. */
+export interface Period {
+  start: DateTime<true>;
+  end: DateTime<true>;
+}
+
 export interface DateRangeOptions {
   /** The custom mode's chosen days as 'yyyy-MM-dd' (what `<input type="date">` gives); '' or null while missing. */
   customStart?: string | null;
@@ -34,8 +42,6 @@ export interface DateRangeOptions {
   /** IANA time zone of the local days; defaults to the zone of `now` (the browser's). */
   zone?: string;
 }
-
-const LABEL_LOCALE = 'en-US';
 
 function valid(date: DateTime, what: string): DateTime<true> {
   if (!date.isValid) throw new RangeError(`Invalid ${what}: ${date.invalidExplanation ?? date.invalidReason}`);
@@ -88,11 +94,11 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
 }
 
 /**
- * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts (offset
- * included). A zone luxon reads as UTC by name (a browser's 'UTC') writes 'Z', where a local
- * DateTime writes '+00:00': the offset is always written out.
+ * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts, or of a
+ * period's instants (offset included). A zone luxon reads as UTC by name (a browser's 'UTC')
+ * writes 'Z', where a local DateTime writes '+00:00': the offset is always written out.
  */
-export function toQuery(range: DateRange): { start: string; end: string } {
+export function toQuery(range: Period): { start: string; end: string } {
   const iso = (day: DateTime<true>) => day.toISO().replace(/Z$/, '+00:00');
   return { start: iso(range.start), end: iso(range.end) };
 }
@@ -104,13 +110,20 @@ export function rangeOfQuery({ start, end, zone, locale }: { start: string; end:
 }
 
 /**
- * The previous period of a range: as many local days as the range has (its end minus its start
- * in calendar days), ending where the range starts. Last 30 days (31 days with today) is compared
- * with the 31 days before; a month with as many days before its first.
+ * The previous period of a range, like with like: as long as the part of the range that has
+ * passed at `now` (from its start to now, or to its end if that is earlier), ending where the
+ * range starts. A range in the past compares its whole length; Last 30 days at 14:00 compares 30
+ * days and 14 hours with the 30 days and 14 hours before its start; Current Month on the 27th at
+ * 14:00, 26 days and 14 hours with as long before the 1st. The length is elapsed time, so its
+ * start falls at any instant, not always at a day's start. Null while nothing of the range has
+ * passed (a range that starts later): there is nothing to compare. Null too when it would start
+ * before 2000-01-01, where no list may be asked for (view-query.ts).
  */
-export function previousPeriod(range: DateRange): DateRange {
-  const days = Math.round(range.end.diff(range.start, 'days').days);
-  return { start: range.start.minus({ days }).startOf('day'), end: range.start };
+export function previousPeriod(range: DateRange, now: DateTime): Period | null {
+  const passed = Math.min(now.toMillis(), range.end.toMillis()) - range.start.toMillis();
+  if (!(passed > 0)) return null;
+  const start = range.start.minus({ milliseconds: passed });
+  return start.toISODate() < CUSTOM_RANGE_LIMITS.earliest ? null : { start, end: range.start };
 }
 
 /** "Every day of the range has a slot": each local day start from start (inclusive) to end (exclusive). */
@@ -135,14 +148,14 @@ export function dayLabel(day: DateTime<true>): string {
   return day.toFormat('M/d');
 }
 
-/** Chart title: month and year of the range's start, 'November 2026'. */
+/** Chart title: month and year of the range's start, in its locale: 'November 2026'. */
 export function chartTitle(range: DateRange): string {
-  return range.start.setLocale(LABEL_LOCALE).toFormat('LLLL yyyy');
+  return range.start.toLocaleString({ month: 'long', year: 'numeric' });
 }
 
-/** A day in table headings and the Sales Details Date column: 'Nov 5, 2026'. */
+/** A day in table headings and the Sales Details Date column, in its locale: 'Nov 5, 2026', '5. Nov. 2026'. */
 export function tableDate(day: DateTime<true>): string {
-  return day.setLocale(LABEL_LOCALE).toFormat('LLL d, yyyy');
+  return day.toLocaleString(DateTime.DATE_MED);
 }
 
 // --- The hot path: ISO date-time -> day slot ------------------------------------------------

@@ -1,41 +1,85 @@
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Affiliate } from '../api/affiliates.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from './dashboard.ts';
 import type { DashboardInput, DashboardStats } from './dashboard-model.ts';
 import { deriveDashboardReference } from './dashboard-reference.ts';
-import { dateRange, daySlots, parseDay, previousPeriod, type DateRange } from './dates.ts';
+import { dateRange, localDayStart, parseDay, previousPeriod, rangeOfQuery, toQuery } from './dates.ts';
 import { money } from './money.ts';
-import { CHANGE_STATS, periodChange, statChanges, type Change, type StatChanges } from './period-change.ts';
+import { CHANGE_STATS, createdWithin, periodChange, statChanges, type Change, type StatChanges } from './period-change.ts';
 
 const zone = 'Europe/Berlin';
 const day = (text: string, in_ = zone) => parseDay(text, in_)!;
-const iso = (range: DateRange) => [range.start.toISO(), range.end.toISO()];
+const iso = (period: { start: DateTime; end: DateTime }) => [period.start.toISO(), period.end.toISO()];
 /** A money figure as the stat boxes carry it, from its display text. */
 const shown = (display: string) => money(Math.round(Number(display) * 1e6));
 
-describe('previousPeriod: as many days as the range, ending where it starts', () => {
-  it('Last 30 days (31 days with today) against the 31 days before', () => {
-    const range = dateRange('last30', { now: day('2026-11-23').set({ hour: 15 }), zone });
-    expect(iso(previousPeriod(range))).toEqual(iso({ start: day('2026-09-23'), end: day('2026-10-24') }));
-    expect(daySlots(previousPeriod(range))).toHaveLength(31);
+describe('previousPeriod: like with like, as long as the part of the range that has passed, ending where it starts', () => {
+  const utc = (text: string) => DateTime.fromISO(text, { zone: 'UTC' });
+
+  it('Last 30 days at 14:00 against the 30 days and 14 hours before its start', () => {
+    const now = utc('2026-11-27T14:00:00');
+    const range = dateRange('last30', { now, zone: 'UTC' });
+    expect(iso(previousPeriod(range, now)!)).toEqual(iso({ start: utc('2026-09-27T10:00:00'), end: utc('2026-10-28T00:00:00') }));
   });
 
-  it('a month against the same number of days before its first', () => {
-    const november = dateRange('current', { now: day('2026-11-23'), zone });
-    expect(iso(previousPeriod(november))).toEqual(iso({ start: day('2026-10-02'), end: day('2026-11-01') }));
-    // March (31 days, one of them 23 hours long) against January 29 to February 28.
-    const march = dateRange('current', { now: day('2026-03-10'), zone });
-    expect(iso(previousPeriod(march))).toEqual(iso({ start: day('2026-01-29'), end: day('2026-03-01') }));
+  it('Current Month on the 27th at 14:00 against 26 days and 14 hours before the 1st', () => {
+    const now = utc('2026-11-27T14:00:00');
+    const range = dateRange('current', { now, zone: 'UTC' });
+    const previous = previousPeriod(range, now)!;
+    expect(iso(previous)).toEqual(iso({ start: utc('2026-10-05T10:00:00'), end: utc('2026-11-01T00:00:00') }));
+    expect(previous.end.diff(previous.start, ['days', 'hours']).toObject()).toEqual({ days: 26, hours: 14 });
+    // The query has the instants with their offset.
+    expect(toQuery(previous)).toEqual({ start: '2026-10-05T10:00:00.000+00:00', end: '2026-11-01T00:00:00.000+00:00' });
   });
 
-  it('counts calendar days across a change to or from summer time (23- and 25-hour days)', () => {
-    // Berlin changes on 2026-03-29 and 2026-10-25.
-    const overSpring = { start: day('2026-03-29'), end: day('2026-04-05') };
-    expect(iso(previousPeriod(overSpring))).toEqual(iso({ start: day('2026-03-22'), end: day('2026-03-29') }));
-    const afterAutumn = { start: day('2026-10-26'), end: day('2026-10-28') };
-    expect(iso(previousPeriod(afterAutumn))).toEqual(iso({ start: day('2026-10-24'), end: day('2026-10-26') }));
+  it('a range in the past compares its whole length', () => {
+    const now = utc('2026-11-27T14:00:00');
+    const october = dateRange('previous', { now, zone: 'UTC' });
+    expect(iso(previousPeriod(october, now)!)).toEqual(iso({ start: utc('2026-08-31T00:00:00'), end: utc('2026-10-01T00:00:00') }));
+    const custom = dateRange('custom', { now, zone: 'UTC', customStart: '2026-11-10', customEnd: '2026-11-12' });
+    expect(iso(previousPeriod(custom, now)!)).toEqual(iso({ start: utc('2026-11-07T00:00:00'), end: utc('2026-11-10T00:00:00') }));
+  });
+
+  it('nothing to compare while nothing of the range has passed', () => {
+    const now = utc('2026-11-27T14:00:00');
+    const later = dateRange('custom', { now, zone: 'UTC', customStart: '2026-12-01', customEnd: '2026-12-31' });
+    expect(previousPeriod(later, now)).toBeNull();
+    const today = dateRange('custom', { now, zone: 'UTC', customStart: '2026-11-27', customEnd: '2026-11-27' });
+    expect(previousPeriod(today, today.start)).toBeNull();
+    expect(iso(previousPeriod(today, today.start.plus({ milliseconds: 1 }))!)).toEqual(
+      iso({ start: today.start.minus({ milliseconds: 1 }), end: today.start }),
+    );
+  });
+
+  it('nothing to compare for a range whose previous period would start before 2000-01-01 (no list may be asked for there)', () => {
+    const now = DateTime.fromISO('2026-11-27T14:00', { zone });
+    const early = dateRange('custom', { customStart: '2000-01-01', customEnd: '2001-12-31', now, zone });
+    expect(previousPeriod(early, now)).toBeNull();
+    const later = dateRange('custom', { customStart: '2002-01-01', customEnd: '2003-12-31', now, zone });
+    expect(previousPeriod(later, now)?.start.toISODate()).toBe('2000-01-02');
+  });
+
+  it('measures elapsed time, across a change to summer time too, and asks with the local offset', () => {
+    // Berlin moves its clocks forward on 2026-03-29: from March 1st to March 31st at 12:00 is
+    // 30 days and 11 hours.
+    const now = DateTime.fromISO('2026-03-31T12:00:00', { zone });
+    const march = dateRange('current', { now, zone });
+    const previous = previousPeriod(march, now)!;
+    expect(iso(previous)).toEqual(iso({ start: DateTime.fromISO('2026-01-29T13:00:00', { zone }), end: day('2026-03-01') }));
+    expect(toQuery(previous)).toEqual({ start: '2026-01-29T13:00:00.000+01:00', end: '2026-03-01T00:00:00.000+01:00' });
+  });
+});
+
+describe('createdWithin: the items of a period, by instant', () => {
+  it('keeps what was created from the start (included) to the end (excluded), across offsets', () => {
+    const items = ['2026-10-05T09:59:59.999Z', '2026-10-05T10:00:00.000Z', '2026-10-05T12:00:00+02:00', '2026-11-01T00:00:00Z'].map(
+      (created, id) => ({ id, created }),
+    );
+    const kept = createdWithin(items, { start: '2026-10-05T11:00:00.000+01:00', end: '2026-11-01T00:00:00.000+00:00' });
+    expect(kept.map((item) => item.id)).toEqual([1, 2]);
   });
 });
 
@@ -109,11 +153,29 @@ function referenceChanges(current: DashboardStats, previous: DashboardStats): St
   ) as StatChanges;
 }
 
-/** The previous period counted out day by day: the range's day slots, as many steps back from its start. */
-function referencePrevious(range: DateRange): DateRange {
-  let start = range.start;
-  for (let n = daySlots(range).length; n > 0; n--) start = start.minus({ days: 1 }).startOf('day');
-  return { start, end: range.start };
+/**
+ * The previous period in plain epoch milliseconds: the part of the range passed at `now`, as long
+ * again before its start; null when none has passed.
+ */
+function referencePrevious(range: { start: DateTime; end: DateTime }, now: number): { start: number; end: number } | null {
+  const start = range.start.toMillis();
+  const passed = Math.min(now, range.end.toMillis()) - start;
+  return passed > 0 ? { start: start - passed, end: start } : null;
+}
+
+/** The reference's input for the previous period: the items created within it (luxon's instants), in its whole local days. */
+function referencePreviousInput(input: DashboardInput, period: { start: number; end: number }): DashboardInput {
+  const within = ({ created }: { created: string }) => {
+    const time = DateTime.fromISO(created).toMillis();
+    return time >= period.start && time < period.end;
+  };
+  const zoneName = input.zone!;
+  return {
+    ...input,
+    events: input.events.filter(within),
+    fees: input.fees.filter(within),
+    range: { start: localDayStart(DateTime.fromMillis(period.start), zoneName), end: input.range.start },
+  };
 }
 
 const affiliates: Affiliate[] = [
@@ -178,7 +240,10 @@ const scenario = fc
         connection_fee_pc: spec.pc,
         connection_fee_amount: spec.feeAmount,
       }));
+    // Now: from before the range starts to after it ends.
+    const now = fc.integer({ min: start.toMillis() - 86_400_000, max: end.toMillis() + 2 * 86_400_000 });
     return fc.record({
+      now,
       events: fc.array(event, { maxLength: 60 }),
       fees: fc.array(fee, { maxLength: 15 }),
       affiliates: fc.constant(affiliates),
@@ -190,21 +255,39 @@ const scenario = fc
   });
 
 describe('statChanges properties', () => {
-  it('the previous period has as many day slots as the range and ends where it starts', () => {
+  it('the previous period is as long as the part of the range passed, and ends where the range starts', () => {
     fc.assert(
-      fc.property(scenario, ({ range }) => {
-        expect(iso(previousPeriod(range))).toEqual(iso(referencePrevious(range)));
+      fc.property(scenario, ({ range, now }) => {
+        const previous = previousPeriod(range, DateTime.fromMillis(now));
+        const reference = referencePrevious(range, now);
+        expect(previous && { start: previous.start.toMillis(), end: previous.end.toMillis() }).toEqual(reference);
+        if (previous) expect(previous.start.zoneName).toBe(range.start.zoneName);
       }),
     );
   });
 
   it('equals the straightforward reference: bignumber.js figures of both periods, exact integer percentages', () => {
     fc.assert(
-      fc.property(scenario, (input: DashboardInput) => {
-        const previous = { ...input, range: previousPeriod(input.range) };
-        const changes = statChanges(deriveDashboard(input).stats, deriveDashboard(previous).stats);
-        const reference = { ...input, range: referencePrevious(input.range) };
-        expect(changes).toEqual(referenceChanges(deriveDashboardReference(input).stats, deriveDashboardReference(reference).stats));
+      fc.property(scenario, ({ now, ...input }) => {
+        const previous = previousPeriod(input.range, DateTime.fromMillis(now));
+        const reference = referencePrevious(input.range, now);
+        if (previous === null || reference === null) {
+          expect(previous).toBe(reference);
+          return;
+        }
+        // As the data service derives it: the items between the period's instants, in the local
+        // days of its query.
+        const query = toQuery(previous);
+        const previousInput: DashboardInput = {
+          ...input,
+          events: createdWithin(input.events, query),
+          fees: createdWithin(input.fees, query),
+          range: rangeOfQuery({ ...query, zone: input.zone, locale: 'en-US' }),
+        };
+        const changes = statChanges(deriveDashboard(input).stats, deriveDashboard(previousInput).stats);
+        expect(changes).toEqual(
+          referenceChanges(deriveDashboardReference(input).stats, deriveDashboardReference(referencePreviousInput(input, reference)).stats),
+        );
       }),
       { numRuns: 150 },
     );

@@ -6,6 +6,7 @@
 // figure is zero.
 import BigNumber from 'bignumber.js';
 import type { DashboardStats } from './dashboard-model.ts';
+import { parseInstant } from './dates.ts';
 import type { Money } from './money.ts';
 
 /** One decimal, rounded half to even in a single step (exact: bignumber.js divides to the rounding). */
@@ -48,4 +49,17 @@ export function periodChange(current: number | Money, previous: number | Money):
 /** The change of every stat box between the range's figures and the previous period's. */
 export function statChanges(current: DashboardStats, previous: DashboardStats): StatChanges {
   return Object.fromEntries(CHANGE_STATS.map((stat) => [stat, periodChange(current[stat], previous[stat])])) as StatChanges;
+}
+
+/**
+ * The payment events or connection fees of a period: created from its start (included) to its end
+ * (excluded), compared as instants, since a previous period may start at any time of day.
+ */
+export function createdWithin<T extends { created: string }>(items: readonly T[], period: { start: string; end: string }): T[] {
+  const from = parseInstant(period.start);
+  const to = parseInstant(period.end);
+  return items.filter((item) => {
+    const time = parseInstant(item.created);
+    return time >= from && time < to;
+  });
 }

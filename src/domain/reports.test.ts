@@ -157,6 +157,13 @@ describe('periodLabel', () => {
     }
   });
 
+  it("reads in the browser's language, as amounts do", () => {
+    expect(periodLabel({ start_date: '2026-11-01', end_date: '2026-11-30' }, 'de-DE')).toBe('November 2026');
+    expect(periodLabel({ start_date: '2026-11-01', end_date: '2026-11-15' }, 'de-DE')).toBe('1. Nov. – 15. Nov. 2026');
+    expect(periodLabel({ start_date: '2026-12-15', end_date: '2027-01-14' }, 'de-DE')).toBe('15. Dez. 2026 – 14. Jan. 2027');
+    expect(periodLabel({ start_date: '2026-10-01', end_date: '2026-10-31' }, 'fr-FR')).toBe('octobre 2026');
+  });
+
   it('refuses a date that is not a day', () => {
     expect(() => periodLabel({ start_date: 'soon', end_date: '2026-11-30' })).toThrow(RangeError);
   });

@@ -66,26 +66,25 @@ export function reportsOf<R extends Dated>(reports: readonly R[], affiliateId: s
   return latestReports(chosen).slice(0, MAX_REPORT_PERIODS);
 }
 
-const LABEL_LOCALE = 'en-US';
-
-function day(date: string, what: string): DateTime<true> {
-  const parsed = DateTime.fromISO(date, { zone: 'utc', locale: LABEL_LOCALE });
+function day(date: string, what: string, locale: string | undefined): DateTime<true> {
+  const parsed = DateTime.fromISO(date, { zone: 'utc', locale });
   if (!parsed.isValid) throw new RangeError(`Invalid ${what}: ${JSON.stringify(date)}`);
   return parsed.startOf('day');
 }
 
 /**
- * A report's period as the table shows it: 'November 2026' when it is one whole calendar month
- * (the 1st to the month's last day), else its days: 'Nov 1 – Nov 15, 2026', or
- * 'Dec 15, 2026 – Jan 14, 2027' across a year.
+ * A report's period as the table shows it, in `locale` (by default the browser's, as amounts
+ * have it): 'November 2026' when it is one whole calendar month (the 1st to the month's last
+ * day), else its days: 'Nov 1 – Nov 15, 2026', or 'Dec 15, 2026 – Jan 14, 2027' across a year.
  */
-export function periodLabel(report: Pick<AffiliateReport, 'start_date' | 'end_date'>): string {
-  const start = day(report.start_date, 'start_date');
-  const end = day(report.end_date, 'end_date');
+export function periodLabel(report: Pick<AffiliateReport, 'start_date' | 'end_date'>, locale?: string): string {
+  const start = day(report.start_date, 'start_date', locale);
+  const end = day(report.end_date, 'end_date', locale);
   if (start.day === 1 && end.hasSame(start, 'month') && end.day === start.daysInMonth) {
-    return start.toFormat('LLLL yyyy');
+    return start.toLocaleString({ month: 'long', year: 'numeric' });
   }
-  if (start.hasSame(end, 'day')) return start.toFormat('LLL d, yyyy');
-  if (start.hasSame(end, 'year')) return `${start.toFormat('LLL d')} – ${end.toFormat('LLL d, yyyy')}`;
-  return `${start.toFormat('LLL d, yyyy')} – ${end.toFormat('LLL d, yyyy')}`;
+  if (start.hasSame(end, 'day')) return start.toLocaleString(DateTime.DATE_MED);
+  if (start.hasSame(end, 'year'))
+    return `${start.toLocaleString({ month: 'short', day: 'numeric' })} – ${end.toLocaleString(DateTime.DATE_MED)}`;
+  return `${start.toLocaleString(DateTime.DATE_MED)} – ${end.toLocaleString(DateTime.DATE_MED)}`;
 }

@@ -3,7 +3,7 @@
 // only: the page's start chunk must not wait for the modules it reads the token with.
 import { parseClockOffset, refreshDueAt } from '../domain/server-clock.ts';
 import { viewAsChoice } from '../domain/view-as-choice.ts';
-import { DASHBOARD_ROUTE, isHome, viewQuery, type BootHandOff, type EarlyCalls } from './dashboard-start.ts';
+import { DASHBOARD_ROUTE, isHome, routeAffiliate, viewQuery, type BootHandOff, type EarlyCalls } from './dashboard-start.ts';
 
 /**
  * The calls for the session stored in this browser (`stored`, the token record as storage has
@@ -31,5 +31,6 @@ export function bootCalls([stored, href, clock, viewAs]: BootHandOff, baseUrl: s
     impersonated: viewAsChoice(viewAs, username),
     range: viewQuery(page.search, new Date(now)),
     home: isHome(page.pathname),
+    affiliate: routeAffiliate(page.pathname),
   };
 }

@@ -4,7 +4,7 @@ import { generateBenchData } from '../../bench/generate.ts';
 import { ApiError } from '../api/client.ts';
 import { isRetryable } from '../api/swr.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
-import { daySlots, dayKeyOf, toQuery } from '../domain/dates.ts';
+import { daySlots, dayKeyOf, parseDay, toQuery } from '../domain/dates.ts';
 import { money } from '../domain/money.ts';
 import { statChanges } from '../domain/period-change.ts';
 import { createDashboardService, type CallContext, type ViewRequest } from './dashboard-service.ts';
@@ -145,6 +145,47 @@ describe('the dashboard data service (run in process, as without Worker)', () =>
     expect(() => unwrap(service.change(request))).toThrow("The dashboard's connection fees are no longer loaded");
   });
 
+  it("counts for a change only what lies between the period's instants, its start at any time of day", async () => {
+    const service = createDashboardService({ fetch: api().fetch });
+    const { events, fees } = await loaded(service);
+    // October 2026's lists as the "previous period" from October 10 at 13:30 to October 20.
+    const period = {
+      start: parseDay('2026-10-10', data.zone)!.set({ hour: 13, minute: 30 }),
+      end: parseDay('2026-10-20', data.zone)!,
+    };
+    const within = ({ created }: { created: string }) => {
+      const time = DateTime.fromISO(created);
+      return time >= period.start && time < period.end;
+    };
+    const previous = deriveDashboard({
+      ...data,
+      events: data.events.filter(within),
+      fees: data.fees.filter(within),
+      range: { start: period.start.startOf('day'), end: period.end },
+      affiliateFilter: null,
+      selectedDay: null,
+    }).stats;
+    // The whole days from October 10 on would count more.
+    const wholeDays = deriveDashboard({
+      ...data,
+      range: { start: period.start.startOf('day'), end: period.end },
+      affiliateFilter: null,
+      selectedDay: null,
+    }).stats;
+    expect(wholeDays.numberOfSales).toBeGreaterThan(previous.numberOfSales);
+    const current = deriveDashboard({ ...data, affiliateFilter: null, selectedDay: null }).stats;
+    const request = {
+      events: events.id,
+      fees: fees.id,
+      affiliates: data.affiliates,
+      affiliateFilter: null,
+      range: { ...toQuery(period), zone: data.zone, locale: 'en-US' },
+      current,
+    };
+    expect(unwrap(service.change(request))).toEqual(statChanges(current, previous));
+    expect(statChanges(current, previous)).not.toEqual(statChanges(current, wholeDays));
+  });
+
   it.each([
     [
       'a 500',
@@ -213,7 +254,7 @@ describe('calls started before the page asks for them', () => {
   it("makes the range's three calls at once, and answers the page's loads of the same from them, once each", async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    service.start({ ...context, impersonated: 'AFF-100', range: query });
+    service.start({ ...context, impersonated: 'AFF-100', range: query, affiliate: null });
     expect(paths(calls)).toEqual(['/api/v2/affiliates/', '/api/v2/payment_events/', '/api/v2/connection_fees/']);
     expect(calls.map((call) => call.authorization)).toEqual(Array(3).fill('Bearer access-token'));
     expect(calls.map((call) => Object.fromEntries(call.url.searchParams))).toEqual([
@@ -235,11 +276,31 @@ describe('calls started before the page asks for them', () => {
     expect(calls).toHaveLength(4);
   });
 
+  it("on an affiliate's route, makes the lists' calls once the affiliates have it, and none for an affiliate they do not have", async () => {
+    const known = api();
+    const service = createDashboardService({ fetch: known.fetch });
+    service.start({ ...context, range: query, affiliate: data.affiliates[0]!.id });
+    expect(paths(known.calls)).toEqual(['/api/v2/affiliates/']);
+    await vi.waitFor(() =>
+      expect(paths(known.calls)).toEqual(['/api/v2/affiliates/', '/api/v2/payment_events/', '/api/v2/connection_fees/']),
+    );
+    // The page's loads take them up.
+    unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
+    expect(known.calls).toHaveLength(3);
+
+    const unknown = api();
+    const other = createDashboardService({ fetch: unknown.fetch });
+    other.start({ ...context, range: query, affiliate: 'NOPE-1' });
+    unwrap(await other.affiliates(context));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(paths(unknown.calls)).toEqual(['/api/v2/affiliates/']);
+  });
+
   it('reads an answer as it arrives, before the page asks for it', async () => {
     const held = heldAnswer(data.events);
     const { fetch } = api((path) => (path === 'payment_events/' ? held.response : undefined));
     const service = createDashboardService({ fetch });
-    service.start({ ...context, range: query });
+    service.start({ ...context, range: query, affiliate: null });
     await vi.waitFor(() => expect(held.wasRead()).toBe(true));
     expect(unwrap(await service.load({ ...context, list: 'payment_events', ...query })).count).toBe(data.events.length);
   });
@@ -247,8 +308,8 @@ describe('calls started before the page asks for them', () => {
   it('makes each call once, however often it is told of it (by the boot script and by the app)', () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    service.start({ ...context, range: query });
-    service.start({ ...context, range: query });
+    service.start({ ...context, range: query, affiliate: null });
+    service.start({ ...context, range: query, affiliate: null });
     expect(calls).toHaveLength(3);
   });
 
@@ -257,7 +318,7 @@ describe('calls started before the page asks for them', () => {
     try {
       const { fetch, calls } = api();
       const service = createDashboardService({ fetch });
-      service.start({ ...context, range: query });
+      service.start({ ...context, range: query, affiliate: null });
       await vi.advanceTimersByTimeAsync(60_000);
       unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
       expect(calls).toHaveLength(4);
@@ -269,7 +330,7 @@ describe('calls started before the page asks for them', () => {
   it('asks the API itself for a load with another token', async () => {
     const { fetch, calls } = api();
     const service = createDashboardService({ fetch });
-    service.start({ ...context, token: 'an older token', range: query });
+    service.start({ ...context, token: 'an older token', range: query, affiliate: null });
     unwrap(await service.load({ ...context, list: 'payment_events', ...query }));
     expect(calls.map((call) => call.authorization)).toEqual([...Array<string>(3).fill('Bearer an older token'), 'Bearer access-token']);
   });
@@ -277,7 +338,7 @@ describe('calls started before the page asks for them', () => {
   it("takes the answer's status as its own: a 401 answered early is the page's load's 401", async () => {
     const { fetch } = api((path) => (path === 'payment_events/' ? json({ detail: 'expired' }, 401) : undefined));
     const service = createDashboardService({ fetch });
-    service.start({ ...context, range: query });
+    service.start({ ...context, range: query, affiliate: null });
     const outcome = await service.load({ ...context, list: 'payment_events', ...query });
     expect(outcome.ok ? null : outcome.error).toEqual({
       message: 'HTTP Error: 401: Error',
@@ -287,7 +348,7 @@ describe('calls started before the page asks for them', () => {
 
   it('takes a failed early call as a network failure', async () => {
     const service = createDashboardService({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
-    service.start({ ...context, range: query });
+    service.start({ ...context, range: query, affiliate: null });
     const outcome = await service.load({ ...context, list: 'payment_events', ...query });
     expect(outcome.ok ? null : outcome.error.api?.kind).toBe('network');
   });
@@ -295,7 +356,7 @@ describe('calls started before the page asks for them', () => {
   describe("the home route's view, told with its calls", () => {
     /** The three calls made early for the home view, and the view told to `service`. */
     function callEarly(service: ReturnType<typeof createDashboardService>) {
-      service.start({ ...context, range: query });
+      service.start({ ...context, range: query, affiliate: null });
       service.warm({ ...context, range: wireRange });
     }
 

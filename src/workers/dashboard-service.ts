@@ -19,7 +19,7 @@ import { fetchConnectionFees, fetchPaymentEvents } from '../api/sales.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from '../domain/dashboard.ts';
 import type { Dashboard, DashboardInput, DashboardStats } from '../domain/dashboard-model.ts';
-import { statChanges, type StatChanges } from '../domain/period-change.ts';
+import { createdWithin, statChanges, type StatChanges } from '../domain/period-change.ts';
 import { DayIndex, parseInstant, rangeOfQuery } from '../domain/dates.ts';
 import type { DetailTableName } from '../domain/detail-columns.ts';
 import { callUrl, type EarlyCalls } from './dashboard-start.ts';
@@ -67,7 +67,10 @@ export interface ViewRequest {
   selectedDay: string | null;
 }
 
-/** The previous period's lists and range, against the figures the range's stat boxes show. */
+/**
+ * The previous period's lists and range, against the figures the range's stat boxes show. Its
+ * range is the period's instants, the start at any time of day (domain/dates.ts previousPeriod).
+ */
 export interface ChangeRequest extends Omit<ViewRequest, 'selectedDay'> {
   current: DashboardStats;
 }
@@ -244,7 +247,14 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
     change(request) {
       try {
-        const previous = deriveDashboard({ ...inputOf(request), selectedDay: null });
+        // Only what lies between the period's instants counts, in the local days it falls on.
+        const input = inputOf(request);
+        const previous = deriveDashboard({
+          ...input,
+          events: createdWithin(input.events, request.range),
+          fees: createdWithin(input.fees, request.range),
+          selectedDay: null,
+        });
         return { ok: true, value: statChanges(request.current, previous.stats) };
       } catch (error) {
         return { ok: false, error: toWire(error) };
@@ -258,12 +268,13 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
 
     start(calls) {
       const { context, lists: requests, keys } = rangeCalls(calls, calls.range);
-      const loads = [() => fetchAffiliatesOf(context), ...requests.map((request) => () => fetchList(request))];
-      keys.forEach((key, i) => {
-        // Told twice (by the boot script and by the app): the calls go out once.
-        if (started.has(key)) return;
-        const loading = loads[i]!();
-        started.set(key, loading);
+      const [affiliatesKey, ...listKeys] = keys as [string, ...string[]];
+      /** The load started for `key`: the one started before (told twice, by the boot script and by the app: the calls go out once), or `load`'s. */
+      const keep = <T extends Outcome<ListHandle> | Outcome<Affiliate[]>>(key: string, load: () => Promise<T>): Promise<T> => {
+        const known = started.get(key) as Promise<T> | undefined;
+        if (known) return known;
+        const loading = load();
+        started.set(key, loading as Promise<Outcome<ListHandle>> | Promise<Outcome<Affiliate[]>>);
         // Not taken up in time (the user went elsewhere): let it go.
         setTimeout(() => {
           if (started.get(key) === loading) {
@@ -271,6 +282,24 @@ export function createDashboardService(options: { fetch?: typeof fetch } = {}): 
             void loading.then((outcome) => outcome.ok && 'id' in outcome.value && lists.delete(outcome.value.id));
           }
         }, EARLY_KEPT_MS);
+        return loading;
+      };
+      const affiliates = keep(affiliatesKey, () => fetchAffiliatesOf(context));
+      const { affiliate } = calls;
+      requests.forEach((request, i) => {
+        const key = listKeys[i]!;
+        if (affiliate === null) {
+          void keep(key, () => fetchList(request));
+          return;
+        }
+        // An affiliate's route: its lists once the affiliates have it; for one they do not have,
+        // no call goes out (the page says there is no such affiliate among the user's).
+        const loading = keep(key, async (): Promise<Outcome<ListHandle>> => {
+          const answer = await affiliates;
+          if (answer.ok && answer.value.some((known) => known.id === affiliate)) return fetchList(request);
+          if (started.get(key) === loading) started.delete(key);
+          return { ok: false, error: toWire(new Error(`No affiliate ${affiliate} among the user's`)) };
+        });
       });
     },
 

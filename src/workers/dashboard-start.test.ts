@@ -100,19 +100,22 @@ describe('the calls for the session stored in this browser, as the boot script h
   const stored = (seconds = 600) => makeStoredToken({ exp: expiresIn(seconds) });
   const calls = (record: unknown, path: string) => bootCalls([JSON.stringify(record), `${PAGE}${path}`, null, null], '/api/v2/');
   /** The calls of the range `search` names, as a page load makes them (viewing no affiliate). */
-  const callsOf = (token: string, search: string, home: boolean) => ({
+  const callsOf = (token: string, search: string, affiliate: string | null) => ({
     baseUrl: `${PAGE}/api/v2/`,
     token,
     impersonated: null,
     range: viewQuery(search),
-    home,
+    home: affiliate === null,
+    affiliate,
   });
 
   it("are the URL's range's, with the stored access token, against the API's base on the page's origin; the home route's view on / only", () => {
     const record = stored();
     const custom = '?range=custom&start=2026-10-01&end=2026-10-31&day=2026-10-05';
-    expect(calls(record, '/')).toEqual(callsOf(record.access, '', true));
-    expect(calls(record, `/affiliate/AFF-101${custom}`)).toEqual(callsOf(record.access, custom, false));
+    expect(calls(record, '/')).toEqual(callsOf(record.access, '', null));
+    expect(calls(record, `/affiliate/AFF-101${custom}`)).toEqual(callsOf(record.access, custom, 'AFF-101'));
+    // The route's affiliate as the router reads it.
+    expect(calls(record, '/affiliate/Caf%C3%A9%201')?.affiliate).toBe('Café 1');
     expect(calls(record, '/?range=weekly')?.range).toEqual(last30Query());
   });
 

@@ -19,6 +19,11 @@ import type { CallContext } from './dashboard-service.ts';
 export interface EarlyCalls extends CallContext {
   range: { start: string; end: string };
   home: boolean;
+  /**
+   * The affiliate of /affiliate/{id} (null on /): the lists are asked for once the affiliates'
+   * answer has it, so that no data call goes out for an affiliate that is not among the user's.
+   */
+  affiliate: string | null;
 }
 
 /**
@@ -47,6 +52,17 @@ declare global {
 export const DASHBOARD_ROUTE = /^\/(?:affiliate\/[^/]+\/?)?$/i;
 /** The home route: the dashboard of every affiliate the user may see. */
 export const isHome = (path: string) => path === '/';
+
+/** The affiliate of a dashboard route (/affiliate/{id}), decoded as the router decodes it; null on /. */
+export function routeAffiliate(path: string): string | null {
+  const segment = /^\/affiliate\/([^/]+)\/?$/i.exec(path)?.[1];
+  if (segment === undefined) return null;
+  try {
+    return segment.includes('%') ? decodeURI(segment) : segment;
+  } catch {
+    return segment;
+  }
+}
 
 const pad = (value: number, length = 2) => String(Math.abs(value)).padStart(length, '0');
 
@@ -86,14 +102,15 @@ export function callUrl(baseUrl: string, path: string, query: Record<string, str
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Tells `worker` to make the calls of the URL's range (`search`); on the home route (`home`), to derive its view too. */
+/** Tells `worker` to make the calls of the URL's range (`search`) on the dashboard route `path`; on the home route, to derive its view too. */
 export function startCalls(
   worker: Worker,
   baseUrl: string,
   token: string | null,
   impersonated: string | null,
   search: string,
-  home = false,
+  path: string,
 ): void {
-  worker.postMessage({ start: { baseUrl, token, impersonated, range: viewQuery(search), home } } satisfies EarlyMessage);
+  const start: EarlyCalls = { baseUrl, token, impersonated, range: viewQuery(search), home: isHome(path), affiliate: routeAffiliate(path) };
+  worker.postMessage({ start } satisfies EarlyMessage);
 }

@@ -63,8 +63,15 @@ describe("the app's start of the dashboard's worker", () => {
     await module.startDashboardWorker(session(token), 'AFF-100', '?range=current', '/');
     await module.startDashboardWorker(session(token), null, '', '/affiliate/AFF-101');
     expect(told).toEqual([
-      { baseUrl: `${window.location.origin}/api/v2/`, token, impersonated: 'AFF-100', range: viewQuery('?range=current'), home: true },
-      { baseUrl: `${window.location.origin}/api/v2/`, token, impersonated: null, range: viewQuery(''), home: false },
+      {
+        baseUrl: `${window.location.origin}/api/v2/`,
+        token,
+        impersonated: 'AFF-100',
+        range: viewQuery('?range=current'),
+        home: true,
+        affiliate: null,
+      },
+      { baseUrl: `${window.location.origin}/api/v2/`, token, impersonated: null, range: viewQuery(''), home: false, affiliate: 'AFF-101' },
     ]);
     // The worker makes the calls: the page makes none.
     expect(fetched).toEqual([]);

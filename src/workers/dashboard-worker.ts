@@ -12,7 +12,7 @@
 // viewed as: the worker makes each call once however often it is told.
 import type { SessionCalls } from '../api/dashboard-data.ts';
 import { preloadDashboardModules } from './dashboard-modules.ts';
-import { BOOTED_WORKER, DASHBOARD_ROUTE, isHome, startCalls, type BootHandOff, type EarlyMessage } from './dashboard-start.ts';
+import { BOOTED_WORKER, DASHBOARD_ROUTE, startCalls, type BootHandOff, type EarlyMessage } from './dashboard-start.ts';
 
 /** What the worker's start needs of the session. */
 export type WorkerSession = Pick<SessionCalls, 'baseUrl' | 'fetch' | 'accessToken'>;
@@ -58,7 +58,7 @@ export async function startDashboardWorker(
   const key = JSON.stringify([token, impersonated]);
   if (calledFor.has(key)) return;
   calledFor.add(key);
-  startCalls(dashboardWorker(), absoluteBase(session.baseUrl), token, impersonated, search, isHome(path));
+  startCalls(dashboardWorker(), absoluteBase(session.baseUrl), token, impersonated, search, path);
 }
 
 /** Where the session's token record is stored (as domain/auth-token.ts has it: importing it would bring the app's start-up code). */

@@ -33,7 +33,7 @@ describe("the dashboard's worker, told of early calls", () => {
     expect(answeredAtStart).toBe(0);
     expect(posted).toEqual([null]);
     const calls = { baseUrl: `${window.location.origin}/api/v2/`, token: record.access, impersonated: null, range: viewQuery('') };
-    expect(service.start.mock.calls).toEqual([[{ ...calls, home: true }]]);
+    expect(service.start.mock.calls).toEqual([[{ ...calls, home: true, affiliate: null }]]);
     const now = DateTime.local();
     expect(service.warm.mock.calls).toEqual([[{ ...calls, range: { ...calls.range, zone: now.zoneName, locale: now.locale } }]]);
   });
@@ -49,6 +49,7 @@ describe("the dashboard's worker, told of early calls", () => {
       impersonated: 'AFF-100',
       range: viewQuery('?range=current'),
       home: false,
+      affiliate: 'AFF-101',
     };
     tell({ start: calls });
     expect(service.start.mock.calls).toEqual([[calls]]);
@@ -60,7 +61,9 @@ describe("the dashboard's worker, told of early calls", () => {
     addEventListener('message', comlink);
     try {
       dispatchEvent(new MessageEvent('message', { data: { id: '1', type: 'GET', path: [] } }));
-      tell({ start: { baseUrl: 'http://portal.test/api/v2/', token: 't', impersonated: null, range: viewQuery(''), home: false } });
+      tell({
+        start: { baseUrl: 'http://portal.test/api/v2/', token: 't', impersonated: null, range: viewQuery(''), home: false, affiliate: 'A' },
+      });
       expect(comlink).toHaveBeenCalledTimes(1);
     } finally {
       removeEventListener('message', comlink);

@@ -9,12 +9,12 @@ import type { EarlyCalls, EarlyMessage } from './dashboard-start.ts';
 const service = createDashboardService();
 
 /** On the home route, derives the calls' view as soon as they are in. */
-function warm({ home, ...calls }: EarlyCalls): void {
+function warm({ home, baseUrl, token, impersonated, range }: EarlyCalls): void {
   if (!home) return;
   // The zone and locale luxon's dates take when none is given, the same in a page and its
   // workers: the page's view of the range has them.
   const { timeZone: zone, locale } = new Intl.DateTimeFormat().resolvedOptions();
-  service.warm({ ...calls, range: { ...calls.range, zone, locale } });
+  service.warm({ baseUrl, token, impersonated, range: { ...range, zone, locale } });
 }
 
 // Registered before Comlink's listener, which never sees these messages.

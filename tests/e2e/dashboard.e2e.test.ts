@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { checkScreen } from './checks.ts';
+import { checkScreen, expectAccessible } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
@@ -261,21 +261,22 @@ describe('the Sales Dashboard', () => {
     await chartTitleShown(p, last30, 'Last 30 days, again');
     await expectVisible(p, SCREEN, referralFeeBars(p).first(), 'the bars of the last 30 days again');
 
-    // Every dated call asked for one of those ranges or its previous period (as many days, ending
-    // where it starts: for the stat boxes' change), nothing else (an incomplete custom range is
-    // the current month; a range seen before may come from the cache without a call).
+    // Every dated call asked for one of those ranges or its previous period (like with like: as
+    // long as the part of the range that had passed, ending where it starts: for the stat boxes'
+    // change), nothing else (an incomplete custom range is the current month; a range seen before
+    // may come from the cache without a call).
     const ranges = [last30, expectedRange('current'), expectedRange('previous'), customRange];
-    const previousOf = ({ start, end }: Expected) => {
-      const [first, next] = [DateTime.fromISO(start, { zone: ZONE }), DateTime.fromISO(end, { zone: ZONE })];
-      const days = Math.round(next.diff(first, 'days').days);
-      return { start: first.minus({ days }).startOf('day').toISO()!, end: start };
+    const now = Date.now();
+    const isPreviousOf = ({ start, end }: Expected, asked: { start: string | null; end: string | null }) => {
+      const reach = Date.parse(start) - Date.parse(asked.start ?? '');
+      return asked.end === start && reach > 0 && reach <= Math.min(now, Date.parse(end)) - Date.parse(start);
     };
-    const allowed = [...ranges, ...ranges.map(previousOf)].map(({ start, end }) => `${start}|${end}`);
-    const asked = log
-      .filter((request) => datedPaths.includes(request.path))
-      .map((request) => `${rangeOf(request).start}|${rangeOf(request).end}`);
-    await step(p, SCREEN, 'no dated call with a start/end other than those of decisions.md section 3', () => {
-      expect(asked.filter((range) => !allowed.includes(range))).toEqual([]);
+    const asked = log.filter((request) => datedPaths.includes(request.path)).map(rangeOf);
+    await step(p, SCREEN, 'no dated call with a start/end other than those of decisions.md section 3 and their previous periods', () => {
+      const other = asked.filter(
+        (range) => !ranges.some((known) => (known.start === range.start && known.end === range.end) || isPreviousOf(known, range)),
+      );
+      expect(other).toEqual([]);
       return Promise.resolve();
     });
   });
@@ -354,6 +355,61 @@ describe('the Sales Dashboard', () => {
     await p.getByLabel('Date range').selectOption({ label: 'Current Month' });
     await chartTitleShown(p, expectedRange('current'), 'Current Month');
     await dayCleared(p, 'changing the date range');
+  });
+
+  it("clears the selected day with 'Clear day' beside the Sales Details heading", async () => {
+    const p = await openDashboard();
+    await dashboardShown(p);
+    const barLabel = await tallestBar(p, / Referral Fees /, 'Fees Chart');
+    await p.getByRole('button', { name: barLabel, exact: true }).click();
+    await daySelected(p, barLabel, 'clicking the bar');
+    const heading = p.getByRole('heading', { level: 2, name: `Sales Details for ${headingDateOf(barLabel)}`, exact: true });
+    const clear = p.getByRole('button', { name: 'Clear day', exact: true });
+    await step(p, SCREEN, "one 'Clear day' button, beside the Sales Details heading (the day's card is a phone's)", async () => {
+      expect(await clear.count()).toBe(1);
+      const [button, title] = [await clear.boundingBox(), await heading.boundingBox()];
+      expect(button && title).toBeTruthy();
+      // On the heading's line, after it.
+      expect(Math.abs(button!.y + button!.height / 2 - (title!.y + title!.height / 2))).toBeLessThan(button!.height / 2);
+      expect(button!.x).toBeGreaterThan(title!.x + title!.width);
+      expect(await p.locator('.day-card').isVisible()).toBe(false);
+    });
+
+    await clear.click();
+    await dayCleared(p, "'Clear day'");
+    await step(p, SCREEN, 'the URL without the day', () => {
+      expect(new URL(p.url()).searchParams.has('day')).toBe(false);
+      return Promise.resolve();
+    });
+    await step(p, SCREEN, "no 'Clear day' without a day", async () => expect(await clear.count()).toBe(0));
+  });
+
+  it("says there is no such affiliate among the user's on /affiliate/NOPE-1, and makes no data call for it", async () => {
+    const p = await openDashboard();
+    await dashboardShown(p);
+    await p.goto('about:blank');
+    const log = recordApiRequests(p);
+    // A page load, with the session stored: the worker's early calls included.
+    await p.goto(`${e2e.portal.url}${entryPath('/affiliate/NOPE-1')}`);
+    const line = p.getByText('There is no affiliate NOPE-1 among yours.', { exact: true });
+    await expectVisible(p, SCREEN, line, "'There is no affiliate NOPE-1 among yours.'", 15_000);
+    await expectVisible(p, SCREEN, dashboardHeading(p, 'Sales Dashboard'), "the page's heading");
+    // Whatever was still to come has come.
+    await p.waitForTimeout(1_000);
+    await step(p, SCREEN, 'the affiliates asked for, and no payment_events/ or connection_fees/', () => {
+      expect(log.map((request) => request.path)).toContain('affiliates/');
+      expect(log.filter((request) => datedPaths.includes(request.path))).toEqual([]);
+      return Promise.resolve();
+    });
+    await step(p, SCREEN, 'no selector offers NOPE-1', async () => {
+      expect(await p.getByRole('option', { name: 'NOPE-1' }).count()).toBe(0);
+      expect(await p.getByLabel('Affiliate', { exact: true }).count()).toBe(0);
+    });
+    await checkScreen(p, 'dashboard-unknown-affiliate');
+
+    await p.getByRole('link', { name: 'Show all affiliates' }).click();
+    await step(p, SCREEN, 'the route / after the link', () => p.waitForURL(`${e2e.portal.url}/`));
+    await dashboardShown(p);
   });
 
   it("goes to a child affiliate's dashboard with the Affiliate selector", async () => {
@@ -439,6 +495,116 @@ describe('the Sales Dashboard', () => {
     await expectVisible(p, SCREEN, p.getByRole('table', { name: 'Sales Details' }), 'the Sales Details table');
     await expectVisible(p, SCREEN, p.getByRole('button', { name: 'Logout' }), 'Logout in the header');
     await checkScreen(p, 'dashboard-chart-error');
+  });
+
+  it("shows the selected day's figures in a card under the chart at 390 px, with a 'Clear day' button", async () => {
+    const where = `${SCREEN} (390 px)`;
+    const p = await openDashboard({ width: 390 });
+    await dashboardShown(p);
+    const barLabel = await tallestBar(p, / Referral Fees /, 'Fees Chart at 390 px');
+    await p.getByRole('button', { name: barLabel, exact: true }).click();
+
+    const date = headingDateOf(barLabel);
+    const card = p.getByRole('region', { name: date, exact: true });
+    await expectVisible(p, where, card, `the card of ${date} under the chart`);
+    const day = barLabel.split(' ')[0]!;
+    /**
+     * The amounts of the day's bars on the chart shown, by series ('11/5 Referral Fees $12.34'); a
+     * series without an amount that day has no bar.
+     */
+    const dayBars = async (series: string[]) => {
+      const labels = await p
+        .locator('svg [role="button"]')
+        .evaluateAll(
+          (elements, prefix) => elements.map((e) => e.getAttribute('aria-label') ?? '').filter((l) => l.startsWith(prefix)),
+          `${day} `,
+        );
+      return series.map((name) => [
+        name,
+        labels.find((label) => label.startsWith(`${day} ${name} `))?.slice(`${day} ${name} `.length) ?? '$0.00',
+      ]);
+    };
+    const cardFigures = () =>
+      card
+        .locator('dl > div')
+        .evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent ?? '', row.querySelector('dd')?.textContent ?? '']));
+    const fees = await dayBars(['Referral Fees', 'Connection Fees']);
+    await step(p, where, "the card under the chart, with the day's fees as the Fees Chart's bars have them", async () => {
+      const figures = await cardFigures();
+      expect(figures.slice(0, 2)).toEqual(fees);
+      const chart = await p.locator('.chart-panel').boundingBox();
+      const box = await card.boundingBox();
+      expect(box!.y).toBeGreaterThanOrEqual(chart!.y + chart!.height);
+      expect(await p.getByRole('button', { name: 'Clear day', exact: true }).count()).toBe(1);
+    });
+    const salesChart = p.getByRole('button', { name: 'Sales Chart', exact: true });
+    if ((await salesChart.count()) > 0) {
+      await salesChart.click();
+      await p.getByRole('list', { name: 'Sales Chart series' }).waitFor();
+      await step(p, where, "the day's sales as the Sales Chart's bars have them, the fees still there", async () => {
+        expect(await cardFigures()).toEqual([...fees, ...(await dayBars(['Direct Sales', 'Platform Sales']))]);
+      });
+    }
+    await expectAccessible(p, `${where} with a selected day`);
+
+    await card.getByRole('button', { name: 'Clear day', exact: true }).click();
+    await step(p, where, 'the card gone and no bar pressed after Clear day', async () => {
+      await card.waitFor({ state: 'detached' });
+      expect(await pressedBars(p)).toEqual([]);
+      expect(new URL(p.url()).searchParams.has('day')).toBe(false);
+    });
+  });
+
+  it("writes days in titles, headings and tables in the browser's language, as amounts; the chart's axis and bars keep M/d", async () => {
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter', { context: { timezoneId: ZONE, locale: 'de-DE' } }));
+    await dashboardShown(p);
+    const german = (day: DateTime) => day.setLocale('de-DE');
+    const last30 = expectedRange('last30');
+    const title = german(DateTime.fromISO(last30.start, { zone: ZONE })).toLocaleString({ month: 'long', year: 'numeric' });
+    await expectVisible(p, SCREEN, p.getByRole('heading', { level: 2, name: title, exact: true }), `the chart title '${title}'`);
+    await step(p, SCREEN, "amounts in German: '31.036,78 $'", async () => {
+      for (const [label, value] of await statBoxes(p)) {
+        if (!label.startsWith('Number of')) expect(value, label).toMatch(/^\d{1,3}(\.\d{3})*,\d{2}\s\$$/);
+      }
+    });
+    const barLabel = await tallestBar(p, / Referral Fees /, 'Fees Chart');
+    await step(p, SCREEN, "the bar's label and the axis in M/d", async () => {
+      expect(barLabel).toMatch(/^\d{1,2}\/\d{1,2} Referral Fees \d[\d.]*,\d{2}\s\$$/);
+      const ticks = await p.locator('.chart-axis text').allTextContents();
+      expect(ticks.filter((tick) => tick.includes('/')).length).toBeGreaterThan(0);
+      for (const tick of ticks.filter((text) => !/\$/.test(text))) expect(tick).toMatch(/^\d{1,2}\/\d{1,2}$/);
+    });
+
+    await p.getByRole('button', { name: barLabel, exact: true }).click();
+    const day = barLabel.split(' ')[0]!;
+    let date = '';
+    for (
+      let at = DateTime.fromISO(last30.start, { zone: ZONE });
+      at < DateTime.fromISO(last30.end);
+      at = at.plus({ days: 1 }).startOf('day')
+    ) {
+      if (at.toFormat('M/d') === day) date = german(at).toLocaleString(DateTime.DATE_MED);
+    }
+    expect(date).toMatch(/^\d{1,2}\. \S+ \d{4}$/);
+    const details = p.getByRole('table', { name: `Sales Details for ${date}`, exact: true });
+    await expectVisible(p, SCREEN, details, `'Sales Details for ${date}'`);
+    await step(p, SCREEN, `every Date cell '${date}', every amount in German`, async () => {
+      const rows = await details
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const [cell, , , amount] of rows) {
+        expect(cell).toBe(date);
+        expect(amount).toMatch(/^\d{1,3}(\.\d{3})*,\d{2}\s\$$/);
+      }
+    });
+    await expectVisible(
+      p,
+      SCREEN,
+      p.getByRole('heading', { level: 2, name: `Platform Sales for ${date}`, exact: true }),
+      'the Platform Sales heading',
+    );
+    await checkScreen(p, 'dashboard-german');
   });
 
   it('hides the detail tables at 390 px and never scrolls sideways', async () => {

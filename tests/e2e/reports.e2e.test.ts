@@ -143,6 +143,55 @@ describe('the Reports screen', () => {
     await downloadAndCheck(p, buttons.first(), expected[0]!, SCREEN);
   });
 
+  it("shows 'Downloading...' on a disabled button while its file comes, keeping its name and its period as description", async () => {
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'globetrotter'));
+    const reports = await openReportsTab(p);
+    await expectVisible(p, SCREEN, reportsTable(p), 'the table of reports', 15_000);
+    const report = expectedRows(reports, 'AFF-100')[0]!;
+    // The file waits until the busy button has been seen.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await p.route(`**/api/v2/reports/affiliate/${report.id}/download/`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const button = reportsTable(p).getByRole('button', { name: 'Download Report', exact: true }).first();
+    await step(p, SCREEN, `the first button described by its period '${monthOf(report)}'`, async () => {
+      expect(await button.evaluate((element) => element.getAttribute('aria-describedby'))).toBeTruthy();
+      const description = await button.evaluate(
+        (element) => document.getElementById(element.getAttribute('aria-describedby')!)?.textContent,
+      );
+      expect(description).toBe(monthOf(report));
+    });
+    const download = p.waitForEvent('download', { timeout: 15_000 });
+    await button.click();
+    await expectVisible(p, SCREEN, reportsTable(p).getByText('Downloading...', { exact: true }), "'Downloading...' on the button");
+    await step(p, SCREEN, "the button disabled, still named 'Download Report'", async () => {
+      expect(await button.isDisabled()).toBe(true);
+      expect(await reportsTable(p).getByRole('button', { name: 'Download Report', exact: true }).count()).toBe(
+        await reportsTable(p).locator('tbody tr').count(),
+      );
+    });
+    await checkScreen(p, 'reports-downloading');
+    answer();
+    expect((await download).suggestedFilename()).toBe(`report-${report.id}-${report.report_date}.xlsx`);
+    await step(p, SCREEN, "the button back to 'Download Report', enabled", async () => {
+      await expect.poll(() => button.isEnabled(), { timeout: 5_000 }).toBe(true);
+      expect(await button.textContent()).toBe('Download Report');
+    });
+  });
+
+  it("tells a child affiliate's user (Globetrotter Berlin) that its reports are issued to its parent", async () => {
+    const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'berlin'));
+    const reports = await openReportsTab(p);
+    expect(reports).toEqual([]);
+    // The API shows a child's user no parent: it is named by its id.
+    const line = p.getByText('Reports for Globetrotter Berlin are issued to AFF-100.', { exact: true });
+    await expectVisible(p, SCREEN, line, "'Reports for Globetrotter Berlin are issued to AFF-100.'", 15_000);
+    await step(p, SCREEN, "no 'No reports yet.'", async () => expect(await p.getByText('No reports yet.').count()).toBe(0));
+    await checkScreen(p, 'reports-child');
+  });
+
   it('lets the superuser choose between the top-level affiliates with reports', async () => {
     const p = e2e.track(await signedInPage(e2e.browser, e2e.portal, 'admin'));
     const reports = await openReportsTab(p);

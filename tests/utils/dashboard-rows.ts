@@ -124,6 +124,27 @@ export function expectedFigures(
 }
 
 /**
+ * How many direct sales of [start, end) of `affiliates` Sales Details leaves out: those without a
+ * policy number or without a traveller on their first policy.
+ */
+export function expectedUnlisted(db: Db, scope: { affiliates: string[]; start: DateTime; end: DateTime }): number {
+  const rows = db
+    .prepare(
+      `SELECT amount, commission_pc, policies FROM payment_events WHERE created >= ? AND created < ? AND affiliate_id IN (${scope.affiliates.map(() => '?').join(', ')})`,
+    )
+    .all(stored(scope.start), stored(scope.end), ...scope.affiliates) as {
+    amount: string | null;
+    commission_pc: string | null;
+    policies: string;
+  }[];
+  return rows.filter((row) => {
+    const direct = !decimal(row.amount).times(decimal(row.commission_pc)).isZero();
+    const [policy] = JSON.parse(row.policies) as { policy_number?: string | null; travelers?: unknown[] | null }[];
+    return direct && !(policy?.policy_number && (policy.travelers?.length ?? 0) > 0);
+  }).length;
+}
+
+/**
  * The sales of the dashboard tests, relative to today, for the fixture affiliates (P1 with
  * children C1 and C2): direct sales 2 and 5 days ago, a platform sale (zero commission)
  * yesterday, a sale 40 days ago (only a custom range shows it), and connection fees for the same

@@ -1,6 +1,6 @@
 // The chart card: the title (month and year of the range's start), the Fees Chart / Sales Chart
 // selector (only when platform sales exist), a legend, the daily chart, and its values as a
-// visually hidden table for screen readers.
+// visually hidden table for screen readers. Under it, on a phone, the selected day's card.
 //
 // The chart (@nivo, d3) is a chunk of its own (chart-module.ts), loaded beside the data: the
 // summary and tables do not wait for it, and /login never downloads it. Until it is there, a
@@ -13,6 +13,7 @@ import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { chartModule } from './chart-module.ts';
 import { feesChartModel, salesChartModel } from './chart-series.ts';
 import { ChartTable } from './chart-table.tsx';
+import { DayCard } from './day-card.tsx';
 import type { DailyChartProps } from './daily-chart.tsx';
 
 function Chart(props: DailyChartProps) {
@@ -54,46 +55,57 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
   const name = shown === 'sales' ? 'Sales Chart' : 'Fees Chart';
 
   return (
-    <section className="dashboard-card chart-panel" aria-labelledby={titleId}>
-      <div className="chart-panel__header">
-        <h2 id={titleId} className="chart-panel__title">
-          {dashboard.chartTitle}
-        </h2>
-        {hasSelector && (
-          <div className="segmented" role="group" aria-label="Chart">
-            {modes.map((option) => (
-              <button
-                key={option.mode}
-                type="button"
-                className="segmented__button"
-                aria-pressed={shown === option.mode}
-                onClick={() => onSelectMode(option.mode)}
-              >
-                {option.label}
-              </button>
-            ))}
-          </div>
-        )}
-      </div>
-      <ul className="chart-legend" aria-label={`${name} series`}>
-        {model.series.map((serie) => (
-          <li key={serie.name}>
-            <span className={`chart-swatch ${serie.line}`} aria-hidden="true" />
-            {serie.name}
-          </li>
-        ))}
-      </ul>
-      <ErrorBoundary what="The chart">
-        <Chart
-          model={model}
+    <>
+      <section className="dashboard-card chart-panel" aria-labelledby={titleId}>
+        <div className="chart-panel__header">
+          <h2 id={titleId} className="chart-panel__title" tabIndex={-1}>
+            {dashboard.chartTitle}
+          </h2>
+          {hasSelector && (
+            <div className="segmented" role="group" aria-label="Chart">
+              {modes.map((option) => (
+                <button
+                  key={option.mode}
+                  type="button"
+                  className="segmented__button"
+                  aria-pressed={shown === option.mode}
+                  onClick={() => onSelectMode(option.mode)}
+                >
+                  {option.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        <ul className="chart-legend" aria-label={`${name} series`}>
+          {model.series.map((serie) => (
+            <li key={serie.name}>
+              <span className={`chart-swatch ${serie.line}`} aria-hidden="true" />
+              {serie.name}
+            </li>
+          ))}
+        </ul>
+        <ErrorBoundary what="The chart">
+          <Chart
+            model={model}
+            selectedDay={selectedDay}
+            currency={currency}
+            label={`${name}, ${dashboard.chartTitle}`}
+            onToggleDay={onToggleDay}
+            onClearDay={onClearDay}
+          />
+        </ErrorBoundary>
+        <ChartTable model={model} currency={currency} caption={`${name}, ${dashboard.chartTitle}: amounts per day`} />
+      </section>
+      {selectedDay !== null && (
+        <DayCard
+          dashboard={dashboard}
           selectedDay={selectedDay}
           currency={currency}
-          label={`${name}, ${dashboard.chartTitle}`}
-          onToggleDay={onToggleDay}
           onClearDay={onClearDay}
+          focusAfter={() => document.getElementById(titleId)?.focus()}
         />
-      </ErrorBoundary>
-      <ChartTable model={model} currency={currency} caption={`${name}, ${dashboard.chartTitle}: amounts per day`} />
-    </section>
+      )}
+    </>
   );
 }

@@ -34,7 +34,6 @@ export function AffiliateSelect({
     [affiliates, searchable],
   );
   if (searchable) {
-    // A route's affiliate the list does not know shows as typed.
     return (
       <Combobox
         className="field dashboard-field dashboard-field--affiliate"
@@ -46,14 +45,11 @@ export function AffiliateSelect({
       />
     );
   }
-  // A route's affiliate the list does not know still shows as chosen.
-  const unknown = selected !== null && !affiliates.some((affiliate) => affiliate.id === selected);
   return (
     <div className="field dashboard-field dashboard-field--affiliate">
       <label htmlFor={id}>Affiliate</label>
       <select ref={selectRef} id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
         <option value={ALL_AFFILIATES}>{ALL_AFFILIATES_OPTION}</option>
-        {unknown && <option value={selected}>{selected}</option>}
         {affiliates.map((affiliate) => (
           <option key={affiliate.id} value={affiliate.id}>
             {affiliate.name}

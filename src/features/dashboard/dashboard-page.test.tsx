@@ -9,6 +9,8 @@ import {
   addRecentRows,
   daysAgo,
   expectedFigures,
+  expectedUnlisted,
+  insertSale,
   money,
   shownStats as shownStatsOf,
   statBoxes,
@@ -533,8 +535,10 @@ describe('a dashboard left open past midnight', () => {
     renderDashboard(recording);
     await waitForData();
     const before = midnight.minus({ days: 31 }).toMillis();
-    // Once a range's figures show, its previous period (the 31 days before it) is asked for too.
-    const beforePrevious = midnight.minus({ days: 62 }).toMillis();
+    /** The start of a range's previous period at `now`: as long before it as has passed of it. */
+    const previousStart = (start: number, now: number) => start - (now - start);
+    // Once a range's figures show, its previous period is asked for too.
+    const beforePrevious = previousStart(before, Date.now());
     await waitFor(() => expect(paymentStarts(urls)).toEqual([before, beforePrevious]));
     // The page settled: the stat boxes show their change against it.
     expect((await screen.findAllByText(/ on the previous period$/)).length).toBeGreaterThan(0);
@@ -553,12 +557,202 @@ describe('a dashboard left open past midnight', () => {
         before,
         beforePrevious,
         midnight.minus({ days: 30 }).toMillis(),
-        midnight.minus({ days: 61 }).toMillis(),
+        previousStart(midnight.minus({ days: 30 }).toMillis(), Date.now()),
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument(), { timeout: 5000 });
     expect(shownStats()).toEqual(
       statBoxes(expectedFigures(server.db, { ...parentScope, start: midnight.minus({ days: 30 }), end: midnight.plus({ days: 1 }) })),
     );
+  });
+});
+
+describe('Sales Details: the sales it does not list', () => {
+  /** Direct sales without a policy number or without a traveller: two 2 days ago, one 5 days ago. */
+  async function withUnlisted() {
+    const server = await signedIn('parent');
+    insertSale(server.db, { id: 3001, created: daysAgo(2, 10), amount: '20.00', affiliateId: P1, commissionPc: '10' });
+    insertSale(server.db, {
+      id: 3002,
+      created: daysAgo(2, 11),
+      amount: '20.00',
+      affiliateId: C1,
+      commissionPc: '10',
+      policyNumber: 'POL-3002',
+    });
+    insertSale(server.db, { id: 3003, created: daysAgo(5, 10), amount: '20.00', affiliateId: P1, commissionPc: '10' });
+    // A platform sale without a policy is never in Sales Details: not counted.
+    insertSale(server.db, { id: 3004, created: daysAgo(5, 11), amount: '20.00', affiliateId: P1, commissionPc: '0' });
+    return server;
+  }
+  const salesDetails = (name: string) => screen.getByRole('region', { name });
+
+  it('says under its heading how many direct sales of the range or the selected day it leaves out', async () => {
+    const server = await withUnlisted();
+    const { user } = renderDashboard(server);
+    await waitForData();
+    const inRange = expectedUnlisted(server.db, { ...parentScope, ...last30() });
+    expect(inRange).toBeGreaterThanOrEqual(3);
+    expect(
+      within(salesDetails('Sales Details')).getByText(`${inRange} sales without a policy number or traveller are not listed.`),
+    ).toBeInTheDocument();
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(2)) })).toBe(2);
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(5)) })).toBe(1);
+    expect(expectedUnlisted(server.db, { ...parentScope, ...dayOf(daysAgo(3)) })).toBe(0);
+
+    await user.click(await screen.findByRole('button', { name: bar(daysAgo(2), 'Referral Fees') }));
+    const second = salesDetails(`Sales Details for ${heading(daysAgo(2))}`);
+    expect(within(second).getByText('2 sales without a policy number or traveller are not listed.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: bar(daysAgo(5), 'Referral Fees') }));
+    const fifth = salesDetails(`Sales Details for ${heading(daysAgo(5))}`);
+    expect(within(fifth).getByText('1 sale without a policy number or traveller is not listed.')).toBeInTheDocument();
+
+    // A day whose direct sales all have a row: no line.
+    await user.click(screen.getByRole('button', { name: bar(daysAgo(3), 'Connection Fees') }));
+    const third = salesDetails(`Sales Details for ${heading(daysAgo(3))}`);
+    expect(within(third).queryByText(/not listed\.$/)).not.toBeInTheDocument();
+  });
+
+  it('says nothing when it lists every direct sale', async () => {
+    const server = await signedIn('child');
+    renderDashboard(server);
+    await waitForData();
+    expect(expectedUnlisted(server.db, { ...childScope, ...last30() })).toBe(0);
+    expect(screen.getByRole('region', { name: 'Sales Details' })).toBeInTheDocument();
+    expect(screen.queryByText(/not listed\.$/)).not.toBeInTheDocument();
+  });
+});
+
+describe("an affiliate's route for an affiliate that is not among the user's", () => {
+  const isData = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
+
+  it.each(['NOPE-1', 'T2'])(
+    '/affiliate/%s: the heading and a line that says so, a link to all affiliates, and no data call',
+    async (id) => {
+      const server = await signedIn('parent');
+      const { server: recording, urls } = recorded(server);
+      const { user, location } = renderDashboard(recording, `/affiliate/${id}`);
+
+      expect(await screen.findByText(`There is no affiliate ${id} among yours.`)).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Sales Dashboard$/);
+      // No selector offers it; no figures, no loading line.
+      expect(screen.queryByLabelText('Affiliate')).not.toBeInTheDocument();
+      expect(screen.queryByRole('option', { name: id })).not.toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Summary' })).not.toBeInTheDocument();
+      expect(screen.queryByText('Loading sales...')).not.toBeInTheDocument();
+      await act(settle);
+      expect(urls.filter(isData)).toEqual([]);
+
+      await user.click(screen.getByRole('link', { name: 'Show all affiliates' }));
+      expect(location.history.at(-1)).toBe('/');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
+      await waitForData();
+    },
+  );
+
+  it('shows the loading line, not that line, while the affiliates are still loading', async () => {
+    const server = await signedIn('parent');
+    const steer = steerableServer(server);
+    const { server: recording, urls } = recorded(steer.server);
+    const release = steer.hold('affiliates/');
+    renderDashboard(recording, '/affiliate/NOPE-1');
+
+    await act(settle);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
+    expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Date range')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByText('There is no affiliate NOPE-1 among yours.')).toBeInTheDocument();
+    expect(screen.queryByText('Loading sales...')).not.toBeInTheDocument();
+    expect(urls.filter(isData)).toEqual([]);
+  });
+
+  it("loads an affiliate's own route once the affiliates have it", async () => {
+    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(server);
+    renderDashboard(recording, '/affiliate/C1');
+    await waitForData();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
+    expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
+    // The affiliates first, then the data.
+    const paths = urls.map((url) => url.pathname.replace(/^.*\/api\/v2\//, ''));
+    expect(paths.indexOf('affiliates/')).toBeLessThan(paths.indexOf('payment_events/'));
+  });
+});
+
+describe('clearing the selected day', () => {
+  it("with 'Clear day' beside the Sales Details heading", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server);
+    await waitForData();
+    expect(
+      within(screen.getByRole('region', { name: 'Sales Details' })).queryByRole('button', { name: 'Clear day' }),
+    ).not.toBeInTheDocument();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    expect(location.history.at(-1)).toContain(`day=${day.toISODate()}`);
+
+    await user.click(
+      within(screen.getByRole('region', { name: `Sales Details for ${heading(day)}` })).getByRole('button', { name: 'Clear day' }),
+    );
+
+    expect(screen.getByRole('heading', { name: 'Sales Details' })).toHaveFocus();
+    expect(location.history.at(-1)).not.toContain('day=');
+    expect(screen.getAllByRole('button', { pressed: true }).filter((button) => button.matches('.chart-bar'))).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Clear day' })).not.toBeInTheDocument();
+  });
+
+  it("leaves Platform Sales out of the day's card where there are no platform sales, as the summary does", async () => {
+    const server = await signedIn('child');
+    const { user } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(2);
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+    const figures = expectedFigures(server.db, { ...childScope, ...dayOf(day) });
+    const card = screen.getByRole('region', { name: heading(day) });
+    expect(
+      within(card)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    ).toEqual([
+      ['Referral Fees', money(figures.referralFees)],
+      ['Connection Fees', money(figures.connectionFees)],
+      ['Direct Sales', money(figures.totalSales)],
+    ]);
+  });
+
+  it("shows the selected day's fees and sales, as the charts' series, in a card under the chart (a phone's view of the day), with 'Clear day'", async () => {
+    const server = await signedIn('parent');
+    const { user, location } = renderDashboard(server);
+    await waitForData();
+    const day = daysAgo(2);
+    expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
+
+    const figures = expectedFigures(server.db, { ...parentScope, ...dayOf(day) });
+    const card = screen.getByRole('region', { name: heading(day) });
+    const shown = () =>
+      within(screen.getByRole('region', { name: heading(day) }))
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    // Direct Sales: the day's distinct direct sales, as the Sales Chart has them; platform sales
+    // exist in the range, so Platform Sales shows too.
+    const expected = [
+      ['Referral Fees', money(figures.referralFees)],
+      ['Connection Fees', money(figures.connectionFees)],
+      ['Direct Sales', money(figures.totalSales)],
+      ['Platform Sales', money(figures.platformSales)],
+    ];
+    expect(shown()).toEqual(expected);
+    // The same on the Sales Chart.
+    await user.click(screen.getByRole('button', { name: 'Sales Chart' }));
+    expect(shown()).toEqual(expected);
+
+    await user.click(within(screen.getByRole('region', { name: heading(day) })).getByRole('button', { name: 'Clear day' }));
+    expect(card).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
+    expect(location.history.at(-1)).not.toContain('day=');
+    expect(screen.getByRole('heading', { level: 2, name: last30().start.setLocale('en-US').toFormat('LLLL yyyy') })).toHaveFocus();
   });
 });

@@ -10,11 +10,12 @@
 // tab), it starts where the last one was after AFFILIATE.CHANGED: the same range and chart mode,
 // no day, and the URL follows. While another range or day loads, the view's last dashboard stays
 // on screen. Once a range's figures are on screen, its previous period is loaded for each stat
-// box's change (src/api/previous-period.ts).
+// box's change (src/api/previous-period.ts). An affiliate's route waits for the affiliates: one
+// that is not among the user's gets its heading and a line that says so, and no data call.
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
   afterAffiliateChange,
@@ -137,8 +138,12 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 
   const data = dashboardData(useSession().calls);
   const affiliates = useDashboardAffiliates(data, scope.impersonated);
-  const events = useDashboardList(data, 'payment_events', query, scope.impersonated);
-  const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated);
+  // An affiliate's route shows its data once the affiliates list it: no call goes out for one
+  // that is not among the user's, which the page says instead.
+  const known = affiliateId === null || (affiliates.data?.some((affiliate) => affiliate.id === affiliateId) ?? false);
+  const unknownAffiliate = affiliateId !== null && affiliates.data !== undefined && !known;
+  const events = useDashboardList(data, 'payment_events', query, scope.impersonated, known);
+  const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated, known);
   const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
 
   const request = useMemo<ViewRequest | null>(() => {
@@ -215,30 +220,37 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         <h1 id={headingId} className="dashboard__title" ref={focusIfLost} tabIndex={-1}>
           {title}
         </h1>
-        <div className="dashboard-toolbar">
-          {showAffiliates && affiliates.data && (
-            <AffiliateSelect
-              affiliates={affiliates.data}
-              selected={affiliateId}
-              onChange={chooseAffiliate}
-              selectRef={handOver.affiliateSelect}
+        {known && (
+          <div className="dashboard-toolbar">
+            {showAffiliates && affiliates.data && (
+              <AffiliateSelect
+                affiliates={affiliates.data}
+                selected={affiliateId}
+                onChange={chooseAffiliate}
+                selectRef={handOver.affiliateSelect}
+              />
+            )}
+            <DateRangeControls
+              mode={mode}
+              customStart={customStart}
+              customEnd={customEnd}
+              onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
+              onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
+              onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
+              refused={selectIsRangeRefused(snapshot)}
+              zone={range.start.zoneName}
             />
-          )}
-          <DateRangeControls
-            mode={mode}
-            customStart={customStart}
-            customEnd={customEnd}
-            onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
-            onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
-            onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
-            refused={selectIsRangeRefused(snapshot)}
-            zone={range.start.zoneName}
-          />
-        </div>
+          </div>
+        )}
       </div>
       {!online && (
         <p role="status" className="notice">
           {OFFLINE_TEXT}
+        </p>
+      )}
+      {unknownAffiliate && (
+        <p className="dashboard__unknown">
+          <span>{`There is no affiliate ${affiliateId} among yours.`}</span> <Link href="/">Show all affiliates</Link>
         </p>
       )}
       <Alert message={message} />
@@ -250,6 +262,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         </div>
       )}
       {message === null &&
+        !unknownAffiliate &&
         (dashboard === null ? (
           <Spinner label="Loading sales..." />
         ) : (
@@ -271,7 +284,13 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
               onClearDay={() => send({ type: 'DAY.CLEAR' })}
             />
-            <DetailTables dashboard={dashboard} selectedDay={selectedDay} currency={env.currency} csv={csv} />
+            <DetailTables
+              dashboard={dashboard}
+              selectedDay={selectedDay}
+              currency={env.currency}
+              csv={csv}
+              onClearDay={() => send({ type: 'DAY.CLEAR' })}
+            />
           </div>
         ))}
     </section>

@@ -6,6 +6,8 @@
 // browser skips laying it out while it is off screen (content-visibility).
 // Each table has a 'Download CSV' button under its heading: every row of the range or the
 // selected day, with the same columns (detail-columns.ts), written off the main thread.
+// Sales Details says under its heading how many direct sales it leaves out for lacking a policy
+// number or a traveller, and with a day selected has a 'Clear day' button beside its heading.
 import { startTransition, useEffect, useId, useState } from 'react';
 import { SALES_DETAILS_LIMIT, type Dashboard } from '../../domain/dashboard-model.ts';
 import {
@@ -19,6 +21,16 @@ import {
 } from '../../domain/detail-columns.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { useCsvDownload, type CsvSource } from './use-csv-download.ts';
+
+const counts = new Intl.NumberFormat();
+
+/** The line under Sales Details' heading: how many direct sales it leaves out; none when it leaves out none. */
+function unlistedLine(unlisted: number): string | null {
+  if (unlisted === 0) return null;
+  return unlisted === 1
+    ? '1 sale without a policy number or traveller is not listed.'
+    : `${counts.format(unlisted)} sales without a policy number or traveller are not listed.`;
+}
 
 /** Rows rendered at once, then added per step. */
 const FIRST_ROWS = 100;
@@ -61,9 +73,10 @@ function DetailTable<Row extends { key: string }>({
   rows,
   currency,
   empty,
-  note,
+  notes = [],
   onDownload,
   preparing,
+  onClearDay,
 }: {
   name: DetailTableName;
   heading: string;
@@ -72,19 +85,42 @@ function DetailTable<Row extends { key: string }>({
   currency: string;
   /** The empty state, shown as the table's only row. */
   empty: string;
-  note?: string;
+  /** Lines under the heading, about what the table lists. */
+  notes?: readonly (string | null)[];
   /** Downloads the table as CSV; null while the dashboard on screen is not the one asked for. */
   onDownload: ((table: DetailTableName) => Promise<void>) | null;
   /** The table's CSV file is being written. */
   preparing: boolean;
+  /** Clears the selected day, with a button beside the heading; none without a day. */
+  onClearDay?: () => void;
 }) {
   const headingId = useId();
   const shown = useRowsShown(rows);
+  const clearDay = () => {
+    // The button goes with the day: the heading, which stays, takes the focus.
+    document.getElementById(headingId)?.focus();
+    onClearDay?.();
+  };
   return (
     <section className="dashboard-card detail-table" aria-labelledby={headingId}>
-      <h2 id={headingId} className="detail-table__heading">
-        {heading}
-      </h2>
+      <div className="detail-table__head">
+        <h2 id={headingId} className="detail-table__heading" tabIndex={-1}>
+          {heading}
+        </h2>
+        {onClearDay && (
+          <button type="button" className="detail-table__clear" onClick={clearDay}>
+            Clear day
+          </button>
+        )}
+      </div>
+      {notes.map(
+        (note) =>
+          note && (
+            <p key={note} className="detail-table__note">
+              {note}
+            </p>
+          ),
+      )}
       <button
         type="button"
         className="detail-table__download"
@@ -99,7 +135,6 @@ function DetailTable<Row extends { key: string }>({
           Preparing the CSV file…
         </span>
       )}
-      {note && <p className="detail-table__note">{note}</p>}
       <div className={rows.length > FIRST_ROWS ? 'table-wrap table-wrap--long' : 'table-wrap'}>
         <table aria-labelledby={headingId} aria-busy={shown < rows.length || undefined}>
           <thead>
@@ -145,9 +180,11 @@ export interface DetailTablesProps {
   currency: string;
   /** The tables' CSV files; null while the dashboard on screen is not the one asked for. */
   csv?: CsvSource | null;
+  /** Clears the selected day ('Clear day' beside Sales Details' heading). */
+  onClearDay?: () => void;
 }
 
-export function DetailTables({ dashboard, selectedDay, currency, csv = null }: DetailTablesProps) {
+export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
   const { download: onDownload, isBusy } = useCsvDownload(csv);
@@ -160,13 +197,15 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null }: D
         rows={salesDetails.rows}
         currency={currency}
         empty={`No sales ${when}.`}
-        note={
+        notes={[
+          unlistedLine(salesDetails.unlisted),
           salesDetails.truncated
             ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.`
-            : undefined
-        }
+            : null,
+        ]}
         onDownload={onDownload}
         preparing={isBusy('sales-details')}
+        onClearDay={selectedDay === null ? undefined : onClearDay}
       />
       <div className="dashboard-tables__pair">
         <DetailTable

@@ -3,7 +3,7 @@
 // rows (tests/utils/dashboard-rows.ts) and a percentage computed here with bignumber.js.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
@@ -27,9 +27,14 @@ import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
 const childScope = { affiliates: ['C1'], connected: [] };
 
-/** Sales of the 31 days before the last 30 days, one of them a millisecond before the range. */
+/**
+ * Sales before the last 30 days, one of them a millisecond before the range; and one at the start
+ * of the 31 whole days before them, earlier than the part of the last 30 days that has passed
+ * (30 days and today's hours so far) reaches back: it never counts.
+ */
 function addPreviousRows(server: TestServer) {
   const db = server.db;
+  insertSale(db, { id: 2006, created: today().minus({ days: 61 }), amount: '70.00', affiliateId: 'P1', commissionPc: '10' });
   insertSale(db, {
     id: 2001,
     created: daysAgo(35),
@@ -103,14 +108,37 @@ function renderDashboard(server: TestServer, path = '/') {
 }
 
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
-/** 31 days ending where the last 30 days (with today) start. */
-const before30 = () => ({ start: today().minus({ days: 61 }), end: today().minus({ days: 30 }) });
+/** The 31 whole days before the last 30 days (with today): no longer what they are compared with. */
+const wholeDaysBefore30 = () => ({ start: today().minus({ days: 61 }), end: today().minus({ days: 30 }) });
 const previousMonth = () => ({ start: today().startOf('month').minus({ months: 1 }), end: today().startOf('month') });
-/** As many days as the previous month, ending where it starts. */
+/** A past month is compared with its whole length, ending where it starts. */
 function beforePreviousMonth(): { start: DateTime; end: DateTime } {
   const month = previousMonth();
-  const days = Math.round(month.end.diff(month.start, 'days').days);
-  return { start: month.start.minus({ days }), end: month.start };
+  return { start: month.start.minus(month.end.diff(month.start)), end: month.start };
+}
+
+/**
+ * The previous period the page asked for `range`, like with like: its calls end where the range
+ * starts and reach back as far as the part of the range that had passed when they were made,
+ * some moment between `before` and `after`.
+ */
+function askedPrevious(urls: URL[], range: { start: DateTime; end: DateTime }, before: DateTime, after: DateTime) {
+  const starts = new Set(previousCalls(urls, range).map((url) => Date.parse(url.searchParams.get('start')!)));
+  expect(starts.size, 'one previous period asked for').toBe(1);
+  const start = [...starts][0]!;
+  const passed = (at: DateTime) => Math.min(at.toMillis(), range.end.toMillis()) - range.start.toMillis();
+  expect(start).toBeLessThanOrEqual(range.start.toMillis() - passed(before));
+  expect(start).toBeGreaterThanOrEqual(range.start.toMillis() - passed(after));
+  return { start: DateTime.fromMillis(start), end: range.start };
+}
+
+/** The dated calls ending where `range` starts: its previous period's. */
+const previousCalls = (urls: URL[], range: { start: DateTime }) => urls.filter((url) => isDated(url) && endsAt(url, range.start));
+
+/** Waits for the two calls of the previous period of `range`, made after `before`, and answers the period they asked for. */
+async function previousAsked(urls: URL[], range: { start: DateTime; end: DateTime }, before: DateTime) {
+  await waitFor(() => expect(previousCalls(urls, range)).toHaveLength(2));
+  return askedPrevious(urls, range, before, DateTime.now());
 }
 
 /** The usual rows, and a sale in the days before the previous month. */
@@ -156,10 +184,14 @@ function expectedChanges(current: ExpectedFigures, previous: ExpectedFigures) {
 
 type Changes = Record<string, { shown: string; spoken: string }>;
 
-/** What the stat boxes of a scope's Last 30 days show: their figures and each one's change. */
-function last30Summary(server: TestServer, scope: { affiliates: string[]; connected: string[] }) {
+/** What the stat boxes of a scope's Last 30 days show: their figures and each one's change against `previous`. */
+function last30Summary(
+  server: TestServer,
+  scope: { affiliates: string[]; connected: string[] },
+  previous: { start: DateTime; end: DateTime },
+) {
   const current = expectedFigures(server.db, { ...scope, ...last30() });
-  return { stats: statBoxes(current), changes: expectedChanges(current, expectedFigures(server.db, { ...scope, ...before30() })) };
+  return { stats: statBoxes(current), changes: expectedChanges(current, expectedFigures(server.db, { ...scope, ...previous })) };
 }
 
 /**
@@ -231,17 +263,22 @@ afterEach(() => {
 });
 
 describe('change against the previous period', () => {
-  it('shows each stat box’s change against the 31 days before the last 30 days, outside the box’s <dd>', async () => {
+  it('shows each stat box’s change against as long before the last 30 days as has passed of them, outside the box’s <dd>', async () => {
     const server = await signedIn('parent');
-    renderDashboard(server);
+    const { server: recording, urls } = steered(server);
+    const before = DateTime.now();
+    renderDashboard(recording);
     await waitForFigures();
 
+    // 30 days and today's hours so far, ending where the last 30 days start.
+    const previous = await previousAsked(urls, last30(), before);
     const current = expectedFigures(server.db, { ...parentScope, ...last30() });
-    const previous = expectedFigures(server.db, { ...parentScope, ...before30() });
-    const expected = expectedChanges(current, previous);
+    const expected = expectedChanges(current, expectedFigures(server.db, { ...parentScope, ...previous }));
     // Both periods have figures, and some rise while others fall.
     expect(Object.keys(expected).length).toBeGreaterThanOrEqual(4);
     expect(Object.values(expected).map((change) => change.spoken.split(' ')[0])).toEqual(expect.arrayContaining(['up', 'down']));
+    // Against the 31 whole days before, the change would read otherwise.
+    expect(expectedChanges(current, expectedFigures(server.db, { ...parentScope, ...wholeDaysBefore30() }))).not.toEqual(expected);
 
     await waitFor(() => expect(shownChanges()).toEqual(expected));
     // The <dd> keeps only the value.
@@ -254,11 +291,12 @@ describe('change against the previous period', () => {
     const { server: recording, urls } = steered(server);
     renderDashboard(recording);
     await waitForFigures();
-    const previous = before30();
-    await waitFor(() => expect(urls.some((url) => endsAt(url, previous.end))).toBe(true));
+    await waitFor(() => expect(previousCalls(urls, last30())).toHaveLength(2));
     await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
 
-    expect(expectedFigures(server.db, { ...childScope, ...previous }).numberOfSales).toBe(0);
+    expect(
+      expectedFigures(server.db, { ...childScope, start: last30().start.minus({ days: 62 }), end: last30().start }).numberOfSales,
+    ).toBe(0);
     expect(shownChanges()).toEqual({});
   });
 
@@ -266,6 +304,7 @@ describe('change against the previous period', () => {
     const server = await signedIn('parent');
     const start = last30().start;
     const { server: held, urls, release } = steered(server, (url) => endsAt(url, start));
+    const before = DateTime.now();
     renderDashboard(held);
     await waitForFigures();
 
@@ -279,23 +318,20 @@ describe('change against the previous period', () => {
     expect(shownChanges()).toEqual({});
 
     release();
-    const expected = expectedChanges(
-      expectedFigures(server.db, { ...parentScope, ...last30() }),
-      expectedFigures(server.db, { ...parentScope, ...before30() }),
-    );
+    const previous = askedPrevious(urls, last30(), before, DateTime.now());
+    const expected = last30Summary(server, parentScope, previous).changes;
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
 
   it("compares the route's affiliate with its own previous period", async () => {
     const server = await signedIn('parent');
-    renderDashboard(server, '/affiliate/C1');
+    const { server: recording, urls } = steered(server);
+    const before = DateTime.now();
+    renderDashboard(recording, '/affiliate/C1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
     await waitForFigures();
 
-    const expected = expectedChanges(
-      expectedFigures(server.db, { ...childScope, ...last30() }),
-      expectedFigures(server.db, { ...childScope, ...before30() }),
-    );
+    const expected = last30Summary(server, childScope, await previousAsked(urls, last30(), before)).changes;
     expect(Object.keys(expected).length).toBeGreaterThan(0);
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
@@ -303,21 +339,19 @@ describe('change against the previous period', () => {
   it('asks for the previous period as the affiliate viewed as, when a superuser views the portal as one', async () => {
     const server = await signedIn('admin');
     const { server: recording, urls } = steered(server);
+    const before = DateTime.now();
     const { session } = renderDashboard(recording);
     await waitForFigures();
     act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
 
-    const expected = expectedChanges(
-      expectedFigures(server.db, { ...childScope, ...last30() }),
-      expectedFigures(server.db, { ...childScope, ...before30() }),
-    );
+    const viewedAs = () => urls.filter((url) => url.searchParams.get('impersonate_affiliate') === 'C1');
+    await waitFor(() => expect(previousCalls(viewedAs(), last30())).toHaveLength(2));
+    const expected = last30Summary(server, childScope, askedPrevious(viewedAs(), last30(), before, DateTime.now())).changes;
     await waitFor(() => expect(shownChanges()).toEqual(expected));
-    const previousCalls = urls.filter((url) => isDated(url) && endsAt(url, last30().start));
-    expect(previousCalls.filter((url) => url.searchParams.get('impersonate_affiliate') === 'C1')).toHaveLength(2);
   });
 
-  it('follows the date range: a month against as many days before its first', async () => {
+  it('follows the date range: a past month against its whole length before its first', async () => {
     const month = previousMonth();
     const before = beforePreviousMonth();
     const server = await signedIn('parent', addMonthRows);
@@ -338,17 +372,47 @@ describe('change against the previous period', () => {
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
 
+  it('compares Current Month with as long before its first as has passed of it', async () => {
+    const month = { start: today().startOf('month'), end: today().startOf('month').plus({ months: 1 }) };
+    const server = await signedIn('parent', (rows) => {
+      addPreviousRows(rows);
+      // At the start of as many days before the 1st as the month has: further back than what has passed.
+      insertSale(rows.db, {
+        id: 4001,
+        created: month.start.minus(month.end.diff(month.start)),
+        amount: '400.00',
+        affiliateId: 'P1',
+        commissionPc: '10',
+      });
+      insertSale(rows.db, { id: 4002, created: month.start.minus({ hours: 1 }), amount: '40.00', affiliateId: 'P1', commissionPc: '10' });
+    });
+    const { server: recording, urls } = steered(server);
+    const { user } = renderDashboard(recording);
+    await waitForFigures();
+    const before = DateTime.now();
+    await user.selectOptions(screen.getByLabelText('Date range'), 'Current Month');
+
+    const previous = await previousAsked(urls, month, before);
+    const figures = expectedFigures(server.db, { ...parentScope, ...month });
+    const expected = expectedChanges(figures, expectedFigures(server.db, { ...parentScope, ...previous }));
+    expect(expectedFigures(server.db, { ...parentScope, ...previous }).numberOfSales).toBeGreaterThan(0);
+    await waitFor(() => expect(shownStats(screen.getByRole('region', { name: 'Summary' }))).toEqual(statBoxes(figures)));
+    await waitFor(() => expect(shownChanges()).toEqual(expected));
+  });
+
   it('keeps each change with the figures it belongs to while another range loads', async () => {
     const month = previousMonth();
     const before = beforePreviousMonth();
     const server = await signedIn('parent', addMonthRows);
     const { server: held, urls, hold } = gated(server);
+    const asked = DateTime.now();
     const { user } = renderDashboard(held);
     await waitForFigures();
     const summary = () => screen.getByRole('region', { name: 'Summary' });
 
     const last30Figures = expectedFigures(server.db, { ...parentScope, ...last30() });
-    const last30Changes = expectedChanges(last30Figures, expectedFigures(server.db, { ...parentScope, ...before30() }));
+    const last30Previous = await previousAsked(urls, last30(), asked);
+    const last30Changes = expectedChanges(last30Figures, expectedFigures(server.db, { ...parentScope, ...last30Previous }));
     const monthFigures = expectedFigures(server.db, { ...parentScope, ...month });
     const monthChanges = expectedChanges(monthFigures, expectedFigures(server.db, { ...parentScope, ...before }));
     // Either pairing of one range's figures with the other's previous period would show here.
@@ -394,10 +458,13 @@ describe('change against the previous period', () => {
 
   it('shows a newly chosen affiliate’s figures with their own change, never the last one’s', async () => {
     const server = await signedIn('parent');
-    const { user } = renderDashboard(server);
+    const { server: recording, urls } = steered(server);
+    const before = DateTime.now();
+    const { user } = renderDashboard(recording);
     await waitForFigures();
-    const parent = last30Summary(server, parentScope);
-    const child = last30Summary(server, childScope);
+    const previous = await previousAsked(urls, last30(), before);
+    const parent = last30Summary(server, parentScope, previous);
+    const child = last30Summary(server, childScope, previous);
     expect(child.changes).not.toEqual(parent.changes);
     await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
 
@@ -408,16 +475,20 @@ describe('change against the previous period', () => {
     const seen = watched.stop();
     expect(seen.length).toBeGreaterThan(1);
     expect(mismatched(seen, [parent, child])).toEqual([]);
+    // The same range's previous period, measured once: its lists come from the cache.
+    expect(previousCalls(urls, last30())).toHaveLength(2);
   });
 
   it('shows the figures of the affiliate viewed as with their own change, never the last view’s', async () => {
     const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
     const server = await signedIn('admin');
-    const { server: held, hold } = gated(server);
+    const { server: held, urls, hold } = gated(server);
+    const before = DateTime.now();
     const { session } = renderDashboard(held);
     await waitForFigures();
-    const everyone = last30Summary(server, adminScope);
-    const child = last30Summary(server, childScope);
+    const previous = await previousAsked(urls, last30(), before);
+    const everyone = last30Summary(server, adminScope, previous);
+    const child = last30Summary(server, childScope, previous);
     expect(child.changes).not.toEqual(everyone.changes);
     await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
 

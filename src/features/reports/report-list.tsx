@@ -1,7 +1,7 @@
 // The reports of the chosen affiliate, twice: a table on wider screens and cards below 768 px.
 // reports.css shows one and hides the other with display:none, so a screen reader meets only the
 // one on screen. Every row has its own Download Report button; its name stays 'Download Report' and
-// aria-describedby points at the row's period.
+// aria-describedby points at the row's period. While its file comes it shows 'Downloading...'.
 import { useId } from 'react';
 import type { AffiliateReport } from '../../api/schemas.ts';
 import { env } from '../../config/env.ts';
@@ -109,7 +109,8 @@ export function ReportList({ rows, labelledBy, isDownloading, onDownload }: Repo
 }
 
 /**
- * Busy while its report downloads: disabled, aria-busy and a spinner; the name does not change.
+ * Busy while its report downloads: disabled, aria-busy, a spinner and 'Downloading...' on screen;
+ * its name stays 'Download Report' for assistive technology, which the busy state tells the rest.
  * Focus it had comes back once the download is over.
  */
 function DownloadButton({ busy, describedBy, onClick }: { busy: boolean; describedBy: string; onClick: () => void }) {
@@ -124,7 +125,14 @@ function DownloadButton({ busy, describedBy, onClick }: { busy: boolean; describ
       aria-describedby={describedBy}
     >
       <span className={busy ? 'spinner' : 'report-download__icon'} aria-hidden="true" />
-      Download Report
+      {busy ? (
+        <>
+          <span className="visually-hidden">Download Report</span>
+          <span aria-hidden="true">Downloading...</span>
+        </>
+      ) : (
+        'Download Report'
+      )}
     </button>
   );
 }

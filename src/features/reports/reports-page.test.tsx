@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -162,6 +162,27 @@ describe('the Reports screen', () => {
     expect(screen.queryByLabelText('Affiliate')).not.toBeInTheDocument();
   });
 
+  it("tells a child affiliate's user with no reports that they are issued to its parent", async () => {
+    const { server, fixtures } = await signInFixtureUser('child');
+    server.db.prepare('DELETE FROM reports WHERE affiliate_id = ?').run(fixtures.affiliates.C1);
+    renderReports(server);
+
+    // The user's affiliates are C1 alone: its parent is named by its id.
+    expect(await screen.findByText('Reports for Child One are issued to P1.')).toBeInTheDocument();
+    expect(screen.queryByText('No reports yet.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('tells a superuser viewing as a child affiliate with no reports that they are issued to its parent, by name', async () => {
+    const { server, fixtures } = await signInFixtureUser('admin');
+    server.db.prepare('DELETE FROM reports WHERE affiliate_id = ?').run(fixtures.affiliates.C1);
+    const { session } = renderReports(server);
+    await reportsTable();
+    act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: fixtures.affiliates.C1 }));
+
+    expect(await screen.findByText('Reports for Child One are issued to Parent Travel.')).toBeInTheDocument();
+  });
+
   it("says 'No reports yet.' when there are none", async () => {
     const { server } = await signInFixtureUser('loner');
     renderReports(server);
@@ -183,11 +204,16 @@ describe('the Reports screen', () => {
     november!.focus();
     await user.keyboard('{Enter}');
 
-    // Busy while the request is held: disabled, aria-busy, still named 'Download Report'.
+    // Busy while the request is held: disabled, aria-busy, 'Downloading...' on screen, still
+    // named 'Download Report' and described by its period.
     expect(november).toBeDisabled();
     letGoOfDisabled(november!);
     expect(november).toHaveAttribute('aria-busy', 'true');
     expect(november).toHaveAccessibleName('Download Report');
+    expect(november).toHaveAccessibleDescription('November 2026');
+    expect(within(november!).getByText('Downloading...')).toBeInTheDocument();
+    expect(within(october!).queryByText('Downloading...')).not.toBeInTheDocument();
+    expect(october).toHaveTextContent(/^Download Report$/);
     expect(october).toBeEnabled();
     expect(october).not.toHaveAttribute('aria-busy');
     expect(saveFile).not.toHaveBeenCalled();
@@ -201,6 +227,7 @@ describe('the Reports screen', () => {
     expect((window as DataLayerWindow).dataLayer).toEqual([{ event: 'report_download', report_id: id, report_date: reportDate }]);
     await waitFor(() => expect(november).toBeEnabled());
     expect(november).not.toHaveAttribute('aria-busy');
+    expect(november).toHaveTextContent(/^Download Report$/);
     // A keyboard user is where they were.
     expect(november).toHaveFocus();
   });

@@ -2,9 +2,13 @@
 // top-level affiliate, at most 12 periods, each downloadable as a spreadsheet. The affiliate
 // selector lists the top-level affiliates that have reports and appears when there is more than
 // one. A user none of whose affiliates is top-level (a child affiliate's user) sees the reports
-// of every affiliate they may see; so does anyone when the affiliates could not be loaded.
+// of every affiliate they may see; so does anyone when the affiliates could not be loaded. With
+// none, a child affiliate (the user's own, or the one viewed as, has a parent) is told that its
+// reports are issued to its parent: by name where the user's affiliates have it (a superuser's
+// do), else by its id.
 import { useId, useState } from 'react';
-import { affiliateListErrors, useAffiliates } from '../../api/affiliates.ts';
+import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
+import { affiliateListErrors, useAffiliates, useOwnAffiliates } from '../../api/affiliates.ts';
 import { useReports } from '../../api/reports.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -13,6 +17,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { periodLabel, reportAffiliates, reportsOf } from '../../domain/reports.ts';
 import { ReportList, type ReportRow } from './report-list.tsx';
 import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
+import { useAuthSelector } from '../../session/session-context.tsx';
 import { useReportDownload, type SaveFile } from './use-report-download.ts';
 import './reports.css';
 
@@ -25,6 +30,9 @@ function Reports({ saveFile }: ReportsPageProps) {
   const scope = useApiScope();
   const affiliates = useAffiliates(scope);
   const reports = useReports(scope);
+  const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
+  // A superuser viewing as an affiliate has every affiliate in its own view (the header's list).
+  const everyone = useOwnAffiliates(scope.client, scope.impersonated !== null);
   const { download, isDownloading } = useReportDownload({ client: scope.client, save: saveFile });
   const [chosen, setChosen] = useState<string | null>(null);
   const selectorId = useId();
@@ -49,6 +57,11 @@ function Reports({ saveFile }: ReportsPageProps) {
       period: mixed ? `${periodLabel(report)} (${nameOf(report.affiliate_id)})` : periodLabel(report),
     }));
   }
+
+  const own = affiliates.data?.find((affiliate) => affiliate.id === (scope.impersonated ?? claimedAffiliate));
+  const parentName = (id: string) =>
+    [...(affiliates.data ?? []), ...(everyone.data ?? [])].find((affiliate) => affiliate.id === id)?.name ?? id;
+  const empty = own?.parent_id ? `Reports for ${own.name} are issued to ${parentName(own.parent_id)}.` : 'No reports yet.';
 
   return (
     <section aria-labelledby="reports-heading" className="reports">
@@ -82,7 +95,7 @@ function Reports({ saveFile }: ReportsPageProps) {
       {loading ? (
         <Spinner label="Loading reports..." />
       ) : reportsError ? null : rows.length === 0 ? (
-        <p className="reports__empty">No reports yet.</p>
+        <p className="reports__empty">{empty}</p>
       ) : (
         <ReportList rows={rows} labelledBy="reports-heading" isDownloading={isDownloading} onDownload={(report) => void download(report)} />
       )}
