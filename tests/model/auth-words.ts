@@ -10,9 +10,10 @@ import { selectSetupPhase } from '../../machines/auth.selectors.ts';
 import type { AuthEvent } from '../../machines/auth.types.ts';
 import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
-import { readClaims, type StoredToken } from '../../src/domain/auth-token.ts';
+import { readClaims } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
 import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { eventNote } from './paths.ts';
 import { mergeScreens, screenName, screenSays, type ScreenWords } from './screen-words.ts';
 import { described, listed, NoWordsError, own, q, w, type MachineWords, type Quote, type Words } from './steps.ts';
 
@@ -322,16 +323,33 @@ export const accountWords: Record<LoginAccount['method'], string> = {
   any: 'a known user',
 };
 
-/** Whom another tab signs in, or what it stores (a sample token of the model). */
-function otherTabWords(token: StoredToken | null): Words {
-  if (token === null) return 'in another tab of this browser, sign out (the stored session is cleared)';
-  const claims = readClaims(token.access);
+/** What another tab stores: nothing (it signed out), a partial or a verified session, or one whose access token has expired. */
+export interface OtherTabSession {
+  kind: 'cleared' | 'partial' | 'verified' | 'expired';
+  method: 'totp' | 'email' | 'none';
+}
+
+/** What a sample of another tab's storage change stands for; the model's note says when its token has expired (its samples' times are the model's). */
+export function otherTabSession(event: Extract<AuthEvent, { type: 'STORAGE.CHANGED' }>): OtherTabSession {
+  if (event.token === null) return { kind: 'cleared', method: 'none' };
+  const claims = readClaims(event.token.access);
   const method = claims?.['2fa_method'] ?? 'none';
-  if (!claims?.is_2fa_verified)
-    return `in another tab of this browser, type the username and password of ${accountWords[method]}, press 'Login'`;
-  if (claims.exp * 1000 < Date.now())
-    return 'in another tab of this browser, a session is stored whose access token has expired (the laptop slept)';
-  return `in another tab of this browser, sign in as ${accountWords[method]}`;
+  if (!claims?.is_2fa_verified) return { kind: 'partial', method };
+  return { kind: /expired/.test(eventNote(event)) ? 'expired' : 'verified', method };
+}
+
+/** Whom another tab signs in, or what it stores. */
+function otherTabWords(session: OtherTabSession): Words {
+  switch (session.kind) {
+    case 'cleared':
+      return 'in another tab of this browser, sign out (the stored session is cleared)';
+    case 'partial':
+      return `in another tab of this browser, type the username and password of ${accountWords[session.method]}, press 'Login'`;
+    case 'expired':
+      return 'in another tab of this browser, a session is stored whose access token has expired (the laptop slept)';
+    case 'verified':
+      return `in another tab of this browser, sign in as ${accountWords[session.method]}`;
+  }
 }
 
 /** The code typed for a code event: the right one, a wrong one, or none. */
@@ -377,7 +395,7 @@ function does(event: EventObject, from: AnyMachineSnapshot, outcomes: readonly E
         return `nothing to press: this screen offers no ${authEvent.type === 'BACK' ? 'Back' : 'Logout'} (only the portal's own code sends it here, which must change nothing)`;
       }
       case 'STORAGE.CHANGED':
-        return otherTabWords(authEvent.token);
+        return otherTabWords(otherTabSession(authEvent));
       case 'SESSION.SIGNED_IN':
         return "in this tab, open an invite link, fill in the 'Join' form and press 'Create Account' (the new account is signed in)";
       case 'REFRESH.REQUEST':

@@ -5,8 +5,8 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { TokenRefreshEvent } from '../../machines/token-refresh.ts';
 import { ApiError, isUnauthorizedError } from '../../src/api/client.ts';
-import { readClaims } from '../../src/domain/auth-token.ts';
 import { authTexts } from './auth-words.ts';
+import { eventNote } from './paths.ts';
 import { REFRESH_DELAY_EVENT, RETRY_DELAY_EVENT } from './token-refresh-paths.ts';
 import { NoWordsError, q, w, type MachineWords, type Words } from './steps.ts';
 
@@ -52,11 +52,9 @@ function does(event: EventObject, _from: AnyMachineSnapshot, outcomes: readonly 
     switch (refreshEvent.type) {
       case 'REFRESH.REQUEST':
         return 'do something that asks the server while it refuses the access token (HTTP 401)';
-      case 'TOKEN.UPDATED': {
-        const exp = readClaims(refreshEvent.tokens.access)?.exp ?? 0;
-        const left = Math.round((exp * 1000 - Date.now()) / 1000);
-        return `in another tab of this browser, sign in again (its access token has ${left >= 120 ? `${Math.round(left / 60)} minutes` : `${left} seconds`} left)`;
-      }
+      case 'TOKEN.UPDATED':
+        // The sample's note says how long its token has left ('another tab: 30 s left').
+        return `in another tab of this browser, sign in again (its access token with ${eventNote(event).replace(/^another tab: /, '')})`;
     }
     throw new NoWordsError(`no words for the event ${event.type}`);
   })();
