@@ -14,7 +14,15 @@ import { impersonationModel } from '../tests/model/impersonation-paths.ts';
 import { impersonationWords } from '../tests/model/impersonation-words.ts';
 import { inviteModel } from '../tests/model/invite-paths.ts';
 import { inviteWords } from '../tests/model/invite-words.ts';
-import { formatModelPaths, generatePaths, pathJson, suitePaths, type MachineModel, type PathJson } from '../tests/model/paths.ts';
+import {
+  formatModelPaths,
+  generatePaths,
+  pathJson,
+  suitePaths,
+  type MachineModel,
+  type ModelPaths,
+  type PathJson,
+} from '../tests/model/paths.ts';
 import {
   NoWordsError,
   personSteps,
@@ -134,12 +142,12 @@ export function pathsJson(models: readonly MachineModel[]): PathJson[] {
   return models.flatMap((model) => suitePaths(generatePaths(model)).map((path) => pathJson(model.id, path)));
 }
 
-/** Each path of the models as steps a person performs. */
-export function toldPaths(models: readonly MachineModel[]): ToldPath[] {
-  return models.flatMap((model) => {
+/** Each path of the models as steps a person performs (`generated`: their paths, when already at hand). */
+export function toldPaths(models: readonly MachineModel[], generated: readonly ModelPaths[] = models.map(generatePaths)): ToldPath[] {
+  return models.flatMap((model, index) => {
     const words = machineWords[model.id];
     if (!words) throw new Error(`The machine ${model.id} has no words (scripts/paths-report.ts machineWords)`);
-    return suitePaths(generatePaths(model)).map(({ id, path, extra }) => {
+    return suitePaths(generated[index]!).map(({ id, path, extra }) => {
       try {
         return { id, extra, steps: personSteps(path, words) };
       } catch (error) {
