@@ -14,7 +14,7 @@ export const SCREEN_TIMEOUT_MS = 10_000;
 /** The first screen also waits for the page's code to load. */
 export const FIRST_SCREEN_TIMEOUT_MS = 20_000;
 
-/** The API below the portal's origin (decisions: the default VITE_API_BASE_URL). */
+/** The API below the portal's origin (VITE_API_BASE_URL's default). */
 export const API_PATH = '/api/v2/';
 
 /** The step cannot be brought about where the path runs: why. */

@@ -145,14 +145,11 @@ export async function baseTarget(url: string, env: NodeJS.ProcessEnv = process.e
 async function runOne(
   browser: Browser,
   target: Target,
-  machine: string,
+  runner: (run: BrowserRun) => Promise<void>,
   identified: IdentifiedPath,
   steps: PersonStep[],
 ): Promise<PathResult> {
   const { id, path: machinePath } = identified;
-  const runner = runners[machine];
-  if (!runner) return { id, outcome: 'SKIP', detail: `cannot run in a browser: ${machine} has no browser runner yet` };
-  if ('cannot' in runner) return { id, outcome: 'SKIP', detail: `cannot run in a browser: ${runner.cannot}` };
   const personStepOf = (index: number) => steps.find((step) => step.pathSteps.includes(index))?.number ?? 1;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const network = new Network(context, target);
@@ -210,15 +207,17 @@ export async function runPathsInBrowser({
   const results: PathResult[] = [];
   try {
     for (const { identified, machine, steps } of toRun) {
+      const runner = runners[machine];
       let result: PathResult;
-      if (!browser || typeof runners[machine] !== 'function') {
-        result = await runOne(browser!, shared ?? ({} as Target), machine, identified, steps);
+      if (!browser || typeof runner !== 'function') {
+        const why = runner && 'cannot' in runner ? runner.cannot : `${machine} has no browser runner yet`;
+        result = { id: identified.id, outcome: 'SKIP', detail: `cannot run in a browser: ${why}` };
       } else if (shared) {
-        result = await runOne(browser, shared, machine, identified, steps);
+        result = await runOne(browser, shared, runner, identified, steps);
       } else {
         const own = await ownTarget();
         try {
-          result = await runOne(browser, own.target, machine, identified, steps);
+          result = await runOne(browser, own.target, runner, identified, steps);
         } finally {
           await own.close();
         }
