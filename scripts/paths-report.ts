@@ -1,25 +1,81 @@
 // What `npm run paths` prints (scripts/paths.ts): the test paths xstate/graph generates from each
 // machine (tests/model/*-paths.ts) with the extra ones the UI suites run, each under its path id
-// ('auth-07', the name of its model-based test), as numbered steps with their coverage, or as
-// JSON for QA's tools. `--machine NAME` keeps one machine.
+// ('auth-07', the name of its model-based test), as numbered steps with their coverage, as JSON
+// for QA's tools, or with `--steps` as what a person does and sees (tests/model/steps.ts, in
+// text, CSV or Markdown). `--machine NAME` keeps one machine. `--run` (scripts/paths-run.ts)
+// replays paths in Chromium.
 import { parseArgs } from 'node:util';
 import { authModel } from '../tests/model/auth-paths.ts';
+import { authWords } from '../tests/model/auth-words.ts';
 import { formatCoverage } from '../tests/model/coverage.ts';
 import { dashboardModel } from '../tests/model/dashboard-paths.ts';
+import { dashboardWords } from '../tests/model/dashboard-words.ts';
 import { impersonationModel } from '../tests/model/impersonation-paths.ts';
+import { impersonationWords } from '../tests/model/impersonation-words.ts';
 import { inviteModel } from '../tests/model/invite-paths.ts';
-import { formatModelPaths, generatePaths, pathJson, suitePaths, type MachineModel, type PathJson } from '../tests/model/paths.ts';
+import { inviteWords } from '../tests/model/invite-words.ts';
+import {
+  formatModelPaths,
+  generatePaths,
+  pathJson,
+  suitePaths,
+  type MachineModel,
+  type ModelPaths,
+  type PathJson,
+} from '../tests/model/paths.ts';
+import {
+  NoWordsError,
+  personSteps,
+  STEPS_FORMATS,
+  stepsCsv,
+  stepsMarkdown,
+  stepsText,
+  type MachineWords,
+  type StepsFormat,
+  type ToldPath,
+} from '../tests/model/steps.ts';
 import { tokenRefreshModel } from '../tests/model/token-refresh-paths.ts';
+import { tokenRefreshWords } from '../tests/model/token-refresh-words.ts';
 
-/** Every machine with a model; add new ones here. */
+/** The machines with a model, by id; add new ones here, with their words. */
+const modelsById: Record<string, (now: number) => MachineModel> = {
+  auth: authModel,
+  tokenRefresh: tokenRefreshModel,
+  inviteRegistration: inviteModel,
+  dashboard: dashboardModel,
+  impersonation: () => impersonationModel(),
+};
+
+/** Each machine's steps in words (tests/model/*-words.ts), by its id. */
+export const machineWords: Record<string, MachineWords> = {
+  auth: authWords,
+  tokenRefresh: tokenRefreshWords,
+  inviteRegistration: inviteWords,
+  dashboard: dashboardWords,
+  impersonation: impersonationWords,
+};
+
+/** Every machine with a model. */
 export function allModels(now: number = Date.now()): MachineModel[] {
-  return [authModel(now), tokenRefreshModel(now), inviteModel(), dashboardModel(now), impersonationModel()];
+  return Object.values(modelsById).map((model) => model(now));
 }
 
-export const USAGE = 'Usage: npm run paths -- [--json] [--machine NAME]';
+/** The model of one machine, by its id. */
+export function modelOf(machine: string, now: number = Date.now()): MachineModel | null {
+  return modelsById[machine]?.(now) ?? null;
+}
+
+export const USAGE =
+  'Usage: npm run paths -- [--json | --steps [--format text|csv|markdown] | --run ID[,ID...] [--base URL]] [--machine NAME]';
 
 export interface PathsOptions {
   json: boolean;
+  /** The paths as steps a person performs, in this format; null: not asked for. */
+  steps: StepsFormat | null;
+  /** The ids of the paths to replay in Chromium; null: not asked for. */
+  run: string[] | null;
+  /** The portal to replay them against; null: a reference server of the run's own. */
+  base: string | null;
   /** The one machine to print (its id), or every machine. */
   machine: string | null;
 }
@@ -29,17 +85,46 @@ export class UsageError extends Error {}
 
 /** The options from the command line's arguments (after `--`). */
 export function parsePathsArgs(args: readonly string[]): PathsOptions {
+  const refuse = (message: string) => new UsageError(`${message}\n${USAGE}`);
+  let values;
   try {
-    const { values } = parseArgs({
+    ({ values } = parseArgs({
       args: [...args],
-      options: { json: { type: 'boolean', default: false }, machine: { type: 'string' } },
+      options: {
+        json: { type: 'boolean', default: false },
+        steps: { type: 'boolean', default: false },
+        format: { type: 'string' },
+        run: { type: 'string' },
+        base: { type: 'string' },
+        machine: { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
-    });
-    return { json: values.json, machine: values.machine ?? null };
+    }));
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    throw refuse(error instanceof Error ? error.message : String(error));
   }
+  const modes = [values.json && '--json', values.steps && '--steps', values.run !== undefined && '--run'].filter(Boolean);
+  if (modes.length > 1) throw refuse(`${modes.join(' and ')} cannot be asked for together.`);
+  if (values.format !== undefined && !values.steps) throw refuse('--format goes with --steps.');
+  if (values.base !== undefined && values.run === undefined) throw refuse('--base goes with --run.');
+  const format = values.format ?? 'text';
+  if (!STEPS_FORMATS.includes(format as StepsFormat)) throw refuse(`Unknown format "${format}": text, csv or markdown.`);
+  const run =
+    values.run
+      ?.split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '') ?? null;
+  if (run !== null && run.length === 0) throw refuse('--run needs the ids of the paths to run: --run auth-07,dashboard-02.');
+  if (values.base !== undefined && !/^https?:\/\/[^/]/.test(values.base))
+    throw refuse(`--base must be an http(s) URL, not "${values.base}".`);
+  return {
+    json: values.json,
+    steps: values.steps ? (format as StepsFormat) : null,
+    run,
+    base: values.base?.replace(/\/+$/, '') ?? null,
+    machine: values.machine ?? null,
+  };
 }
 
 /** The models to print: all, or the one `machine` names (by its id, as in the path ids). */
@@ -55,6 +140,29 @@ export function selectModels(models: readonly MachineModel[], machine: string | 
 /** The paths of the models, as `--json` prints them: one entry per path, in id order. */
 export function pathsJson(models: readonly MachineModel[]): PathJson[] {
   return models.flatMap((model) => suitePaths(generatePaths(model)).map((path) => pathJson(model.id, path)));
+}
+
+/** Each path of the models as steps a person performs (`generated`: their paths, when already at hand). */
+export function toldPaths(models: readonly MachineModel[], generated: readonly ModelPaths[] = models.map(generatePaths)): ToldPath[] {
+  return models.flatMap((model, index) => {
+    const words = machineWords[model.id];
+    if (!words) throw new Error(`The machine ${model.id} has no words (scripts/paths-report.ts machineWords)`);
+    return suitePaths(generated[index]!).map(({ id, path, extra }) => {
+      try {
+        return { id, extra, steps: personSteps(path, words) };
+      } catch (error) {
+        if (error instanceof NoWordsError) throw new NoWordsError(`${id}: ${error.message}`);
+        throw error;
+      }
+    });
+  });
+}
+
+/** The steps in the format asked for. */
+export function stepsOutput(paths: readonly ToldPath[], format: StepsFormat): string {
+  if (format === 'csv') return stepsCsv(paths);
+  if (format === 'markdown') return stepsMarkdown(paths);
+  return stepsText(paths);
 }
 
 /** The plain printout: each machine's paths under their ids, its coverage, then a summary. */
@@ -80,8 +188,13 @@ export function runPaths(
 ): { stdout: string; stderr: string; code: number } {
   try {
     const options = parsePathsArgs(args);
+    if (options.run) throw new UsageError(`--run replays paths in a browser: scripts/paths.ts runs it.\n${USAGE}`);
     const selected = selectModels(models, options.machine);
-    const stdout = options.json ? JSON.stringify(pathsJson(selected), null, 2) : pathsText(selected);
+    const stdout = options.json
+      ? JSON.stringify(pathsJson(selected), null, 2)
+      : options.steps
+        ? stepsOutput(toldPaths(selected), options.steps)
+        : pathsText(selected);
     return { stdout: `${stdout}\n`, stderr: '', code: 0 };
   } catch (error) {
     if (error instanceof UsageError) return { stdout: '', stderr: `${error.message}\n`, code: 2 };

@@ -97,9 +97,10 @@ describe('the printout', () => {
 
 describe('the command line', () => {
   it('prints text by default, JSON with --json, and every machine unless --machine names one', () => {
-    expect(parsePathsArgs([])).toEqual({ json: false, machine: null });
-    expect(parsePathsArgs(['--json', '--machine', 'auth'])).toEqual({ json: true, machine: 'auth' });
-    expect(parsePathsArgs(['--machine=dashboard'])).toEqual({ json: false, machine: 'dashboard' });
+    const none = { json: false, steps: null, run: null, base: null, machine: null };
+    expect(parsePathsArgs([])).toEqual(none);
+    expect(parsePathsArgs(['--json', '--machine', 'auth'])).toEqual({ ...none, json: true, machine: 'auth' });
+    expect(parsePathsArgs(['--machine=dashboard'])).toEqual({ ...none, machine: 'dashboard' });
     const models = allModels();
     expect(selectModels(models, null).map((model) => model.id)).toEqual([
       'auth',

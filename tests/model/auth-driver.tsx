@@ -16,12 +16,11 @@
 // with the machine's error text on its error line, and the token stored exactly when signed in.
 import { act, screen, waitFor } from '@testing-library/react';
 import { expect, vi, type MockInstance } from 'vitest';
-import { SimulatedClock, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import type { AuthSnapshot } from '../../machines/auth.ts';
+import { SimulatedClock, type AnyMachineSnapshot } from 'xstate';
 import type { AuthEvent } from '../../machines/auth.types.ts';
-import { ApiError, messages } from '../../src/api/client.ts';
-import type { TokenPair } from '../../src/api/schemas.ts';
+import { messages } from '../../src/api/client.ts';
 import { SiteHeader } from '../../src/app/layout/site-header.tsx';
+import type { TokenPair } from '../../src/api/schemas.ts';
 import type { Session } from '../../src/session/session.ts';
 import { isExpired, readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
@@ -38,8 +37,23 @@ import {
 } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
 import type { AuthCallName } from '../../machines/auth.actors.ts';
-import { actorOf, THROTTLED_SECONDS, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
-import { backControls, button, codeForms, expectScreenOf, logoutControls, SCREEN_TIMEOUT_MS, storedAccess } from './auth-screens.ts';
+import { THROTTLED_SECONDS } from './auth-paths.ts';
+import { button, expectScreenOf, PORTAL_CONTENT, SCREEN_TIMEOUT_MS, storedAccess } from './auth-screens.ts';
+import {
+  authCallPaths,
+  authControls,
+  authTexts,
+  callOf,
+  codeFormOf,
+  invokeIdOf,
+  isAuthOutcome,
+  isDelay,
+  leaveControl,
+  loginAccountOf,
+  outcomeFault,
+  type AuthOutcome,
+  type CodeForm,
+} from './auth-words.ts';
 import { invokesOf, type MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
 
@@ -47,65 +61,10 @@ import { stateLabel } from './paths.ts';
 const ACCESS_LIFETIME_MS = 5 * 60_000;
 const TOTP_STEP_MS = 30_000;
 
-// --- The calls behind the invokes ----------------------------------------------------------
+// --- The calls behind the invokes (auth-words.ts names them) ---------------------------------
 
-/** What each of the machine's actors calls: a path of the API, or the QR code loader. */
-const calls: Record<AuthCallName, string> = {
-  login: 'token/',
-  setupTotp: '2fa/totp/setup/',
-  generateQrCode: 'qrcode.react',
-  confirmTotp: '2fa/totp/confirm/',
-  setupEmail: '2fa/email/setup/',
-  confirmEmailSetup: '2fa/email/confirm_setup/',
-  sendLoginEmail: 'token/send-email/',
-  verifyTotp: 'token/verify/',
-  verifyEmailCode: 'token/verify/',
-};
-/** What an invoke (by the id that names its outcomes) calls. */
-const callOf = (invokeId: string) => calls[actorOf(invokeId)];
-const QR_LOADER = calls.generateQrCode;
+const QR_LOADER = authCallPaths.generateQrCode;
 const REFRESH_CALL = 'token/refresh/';
-
-type Outcome = ActorDoneEvent | ActorErrorEvent;
-
-const isOutcome = (event: EventObject): event is Outcome =>
-  event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
-const invokeIdOf = (event: Outcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '');
-const isDone = (event: Outcome): event is ActorDoneEvent => event.type.startsWith('xstate.done.actor.');
-const isDelay = (event: EventObject) => event.type.startsWith('xstate.after.');
-
-/** How a failure is brought about. */
-type Fault =
-  | { kind: 'network' }
-  /** A 5xx answer from the proxy in front of the server. */
-  | { kind: 'status'; status: number }
-  /** The server refuses the partial token: it has expired at the server. */
-  | { kind: 'expiredToken' }
-  /** The server refuses what the user typed (a wrong password or code); the user step types it. */
-  | { kind: 'refusedInput' }
-  /** The QR code library cannot be loaded. */
-  | { kind: 'loaderRejects' }
-  /** The server throttles the e-mail: too many codes were sent to the user lately. */
-  | { kind: 'throttled' };
-
-/** The actors that send a typed code: the server refuses a wrong one with a 400. */
-const codeActors = new Set<AuthCallName>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
-
-function faultOf(outcome: ActorErrorEvent): Fault {
-  const id = invokeIdOf(outcome);
-  const actor = actorOf(id);
-  const { error } = outcome;
-  if (actor === 'generateQrCode') return { kind: 'loaderRejects' };
-  if (error instanceof ApiError) {
-    if (error.kind === 'network') return { kind: 'network' };
-    if (error.status !== null && error.status >= 500) return { kind: 'status', status: error.status };
-    // token/ is called without a token: its 401 is a wrong password.
-    if (error.status === 401) return actor === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
-    if (error.status === 400 && codeActors.has(actor)) return { kind: 'refusedInput' };
-    if (error.status === 429 && actor === 'sendLoginEmail') return { kind: 'throttled' };
-  }
-  throw new Error(`No real way to make ${id} fail with ${String(error)}`);
-}
 
 /** The QR code loader the session is given: each call waits until the path's outcome says. */
 function controllableQrCode() {
@@ -148,7 +107,8 @@ async function refusedTotp(server: TestServer, secret: string): Promise<string> 
 
 // --- The driver -------------------------------------------------------------------------------
 
-const fixtureByMethod: Record<string, FixtureUserName> = { totp: 'parent', email: 'child', none: 'fresh' };
+/** The fixture user of each kind of account the steps name (auth-words.ts accountWords). */
+const fixtureByMethod: Record<string, FixtureUserName> = { totp: 'parent', email: 'child', none: 'fresh', any: 'parent' };
 
 export interface AuthDriver {
   /** Runs the path's events, checking the screen before and after each. */
@@ -180,7 +140,7 @@ export function startAuthDriver(): AuthDriver {
     <>
       <SiteHeader />
       <AuthGate>
-        <p>Portal content</p>
+        <p>{PORTAL_CONTENT}</p>
       </AuthGate>
     </>,
     { server: counting, loadQrCode: qrCode.load, clock },
@@ -207,22 +167,22 @@ export function startAuthDriver(): AuthDriver {
    * start: each is answered when its outcome step runs, or never (the path moves on without it).
    */
   function holdCalls(steps: MachinePath['steps'], index: number) {
-    for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
+    for (let at = index; at < steps.length && (at === index || isAuthOutcome(steps[at]!.event)); at += 1) {
       const snapshot = steps[at]!.state;
-      for (const invoke of invokesOf(snapshot)) if (invoke.src in calls) hold(calls[invoke.src as AuthCallName]);
+      for (const invoke of invokesOf(snapshot)) if (invoke.src in authCallPaths) hold(authCallPaths[invoke.src as AuthCallName]);
       // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
       if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
     }
   }
 
   /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
-  function startedOutcome(steps: MachinePath['steps'], index: number): Outcome | undefined {
+  function startedAuthOutcome(steps: MachinePath['steps'], index: number): AuthOutcome | undefined {
     const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
     const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
     for (const id of before) started.delete(id);
     for (let at = index + 1; at < steps.length; at += 1) {
       const { event } = steps[at]!;
-      if (!isOutcome(event)) return undefined;
+      if (!isAuthOutcome(event)) return undefined;
       if (started.has(invokeIdOf(event))) return event;
     }
     return undefined;
@@ -233,9 +193,9 @@ export function startAuthDriver(): AuthDriver {
    * 401 is the server's own: the partial token is expired at the server just before it sees the
    * call (for a code, after the user typed it, which the server then never gets to check).
    */
-  function settle(outcome: Outcome) {
+  function settle(outcome: AuthOutcome) {
     const call = callOf(invokeIdOf(outcome));
-    const fault = isDone(outcome) ? null : faultOf(outcome);
+    const fault = outcomeFault(outcome);
     if (call === QR_LOADER) {
       qrCode.settle(fault === null);
       return;
@@ -279,27 +239,22 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function submitLogin(outcome: Outcome | undefined) {
-    let account = users.parent;
-    let password = account.password;
-    if (outcome && isDone(outcome)) {
-      const output = outcome.output as TokenPair;
-      account = users[fixtureByMethod[readClaims(output.access)?.['2fa_method'] ?? 'none']!];
-      password = account.password;
-    } else if (outcome && faultOf(outcome).kind === 'refusedInput') {
-      password = `${account.password}-wrong`;
-    }
+  async function submitLogin(outcome: AuthOutcome | undefined) {
+    const login = loginAccountOf(outcome);
+    const account = users[fixtureByMethod[login.method]!];
+    const password = login.wrongPassword ? `${account.password}-wrong` : account.password;
     signedIn = account;
+    const { username: usernameField, password: passwordField } = authControls;
     // What a previous attempt left in the form stays there: type over it.
-    await user.clear(screen.getByLabelText('Email or Username'));
-    await user.type(screen.getByLabelText('Email or Username'), account.username);
-    await user.clear(screen.getByLabelText('Password'));
-    await user.type(screen.getByLabelText('Password'), password);
-    await click('Login');
+    await user.clear(screen.getByLabelText(usernameField.text));
+    await user.type(screen.getByLabelText(usernameField.text), account.username);
+    await user.clear(screen.getByLabelText(passwordField.text));
+    await user.type(screen.getByLabelText(passwordField.text), password);
+    await click(authControls.login.text);
   }
 
   /** The code the server accepts on this form now. */
-  async function rightCode(form: (typeof codeForms)[number]): Promise<string> {
+  async function rightCode(form: CodeForm): Promise<string> {
     if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
     if (form.state === 'totpSetup') return acceptedTotp(server, manualKey(), 0);
     if (form.state === 'totpVerification') return acceptedTotp(server, totpSecretOf(signedIn), lastStepOf(signedIn));
@@ -309,31 +264,31 @@ export function startAuthDriver(): AuthDriver {
   }
 
   /** A code the server refuses on this form now. */
-  async function wrongCode(form: (typeof codeForms)[number]): Promise<string> {
+  async function wrongCode(form: CodeForm): Promise<string> {
     if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
     if (form.state === 'totpSetup') return refusedTotp(server, manualKey());
     if (form.state === 'totpVerification') return refusedTotp(server, totpSecretOf(signedIn));
     return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
   }
 
-  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
-    const form = codeForms.find((candidate) => from.matches(candidate.state));
+  async function enterCode(event: Extract<AuthEvent, { code: string }>, from: AnyMachineSnapshot, outcome: AuthOutcome | undefined) {
+    const form = codeFormOf(from);
     if (!form) throw new Error(`${event.type} sent from ${stateLabel(from)}, which has no code field`);
-    const field = screen.getByLabelText(form.field);
+    const field = screen.getByLabelText(form.field.text);
     await user.clear(field);
     if (event.code.trim() === '') {
       // The button is disabled while the field is blank: Enter in the empty field is how it is sent.
       await user.type(field, '{Enter}');
       return;
     }
-    const refused = outcome && !isDone(outcome) && faultOf(outcome).kind === 'refusedInput';
+    const refused = outcome !== undefined && outcomeFault(outcome)?.kind === 'refusedInput';
     // A code refused for an expired token (401) is the right one: only the token is at fault.
     await user.type(field, refused ? await wrongCode(form) : await rightCode(form));
-    await click(form.submit);
+    await click(form.submit.text);
   }
 
   function manualKey(): string {
-    const key = screen.getByText('Manual entry key').parentElement?.querySelector('code')?.textContent;
+    const key = screen.getByText(authTexts.manualKey.text).parentElement?.querySelector('code')?.textContent;
     if (!key) throw new Error('The manual entry key is not shown');
     return key;
   }
@@ -347,8 +302,7 @@ export function startAuthDriver(): AuthDriver {
   }
 
   async function leave(event: { type: 'BACK' | 'LOGOUT' }, from: AnyMachineSnapshot) {
-    const controls = event.type === 'BACK' ? backControls : logoutControls;
-    const control = controls.find(([shows]) => shows(from as AuthSnapshot))?.[1];
+    const control = leaveControl(event.type, from)?.text;
     if (control) {
       const logouts = () => rendered.dataLayer.filter((entry) => entry.event === 'logout').length;
       const before = logouts();
@@ -409,7 +363,11 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  /** An authenticated request: it waits for a refresh when the token has under 60 s left; a 401 ends the session. */
+  /**
+   * An authenticated request (the portal here is a stand-in: in a browser, the dashboard's request
+   * for another range): it waits for a refresh when the token has under 60 s left; a 401 ends the
+   * session.
+   */
   const request = () => session.client.request('affiliates/');
 
   /**
@@ -457,19 +415,19 @@ export function startAuthDriver(): AuthDriver {
     });
   }
 
-  async function perform(event: AuthEvent, from: AnyMachineSnapshot, outcome: Outcome | undefined) {
+  async function perform(event: AuthEvent, from: AnyMachineSnapshot, outcome: AuthOutcome | undefined) {
     switch (event.type) {
       case 'LOGIN.SUBMIT':
         return submitLogin(outcome);
       case 'SETUP.CHOOSE_APP':
-        return click('Authenticator App');
+        return click(authControls.chooseApp.text);
       case 'SETUP.CHOOSE_EMAIL':
-        return click('Email Codes');
+        return click(authControls.chooseEmail.text);
       case 'SETUP.RETRY':
       case 'EMAIL.RETRY':
-        return click('Retry');
+        return click(authControls.retry.text);
       case 'EMAIL.RESEND':
-        return click('Resend Email');
+        return click(authControls.resend.text);
       case 'CODE.CONFIRM':
       case 'CODE.VERIFY':
         return enterCode(event, from, outcome);
@@ -496,13 +454,13 @@ export function startAuthDriver(): AuthDriver {
           const from = steps[index - 1]!.state;
           const { event, state } = steps[index]!;
           await expectScreenOf(from);
-          if (isOutcome(event)) {
+          if (isAuthOutcome(event)) {
             settle(event);
           } else if (isDelay(event)) {
             await secondPasses();
           } else {
             holdCalls(steps, index);
-            await perform(event as AuthEvent, from, startedOutcome(steps, index));
+            await perform(event as AuthEvent, from, startedAuthOutcome(steps, index));
           }
           await expectScreenOf(state);
         }

@@ -1,266 +1,53 @@
-// What the user sees in each state of the auth machine, and the controls each screen offers: the
-// model-based suite (auth-driver.tsx) checks the page against this table before and after every
-// step of a generated path. States are keyed by the leaves of their value, each parallel region on
-// its own (`totpSetup.ready.qrCode.shown`, `totpSetup.ready.form.idle`).
+// What the user sees in each state of the auth machine: the model-based suite (auth-driver.tsx)
+// checks the page against it before and after every step of a generated path. The screens' words
+// (headings, lines, buttons, the error line's text) are auth-words.ts's, which the printed steps
+// say too; what only jsdom checks besides (the stand-in for the portal, the QR code's absence, the
+// countdown line's politeness) is below, by the leaves of the state's value.
 import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot, StateValue } from 'xstate';
-import type { AuthSnapshot } from '../../machines/auth.ts';
-import { selectSetupPhase } from '../../machines/auth.selectors.ts';
 import { TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
+import { authAlertsOf, authControls, authScreensOf, authTexts, leavesOf } from './auth-words.ts';
+import { button, checkScreenWords, shownAlerts } from './screen-checks.ts';
+import { mergeScreens } from './screen-words.ts';
 import { stateLabel } from './paths.ts';
+
+export { button } from './screen-checks.ts';
 
 /** How long a screen may take to appear after a step (a server call, a re-render). */
 export const SCREEN_TIMEOUT_MS = 3_000;
 
-interface Screen {
-  /** Throws unless the page shows this state (`snapshot`: the whole state, for what its context says). */
-  check: (snapshot: AnyMachineSnapshot) => void;
-  /** Alerts this state shows besides the error line. */
-  alerts?: string[];
-  /** Why the error line stays empty here although context.error is set. */
-  hidesError?: string;
-  /** What the page shows instead while the state's call runs again after a failure (selectSetupPhase). */
-  retrying?: Screen;
-}
+/** The portal the suite renders inside the gate, and so sees once signed in. */
+export const PORTAL_CONTENT = 'Portal content';
 
-const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
-export const button = (name: string) => screen.getByRole('button', { name });
-const noButton = (name: string) => expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
-const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
-const status = (text: string) => expect(statusTexts()).toContain(text);
-const noStatus = (text: string) => expect(statusTexts()).not.toContain(text);
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
-const signedOutChrome = () => {
-  noButton('Logout');
-  expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
-};
-
-const retryError = (title: string, retrying: boolean) => () => {
-  signedOutChrome();
-  heading(title);
-  expect(button('Back')).toBeEnabled();
-  if (retrying) {
-    expect(button('Retrying...')).toBeDisabled();
-  } else {
-    expect(button('Retry')).toBeEnabled();
-  }
-};
-const retryingHidesError = 'setup-error.tsx clears the error line while retrying, so that a second failure is announced';
-
-/** 'Resend Email' on the form: busy while resending (and disabled); otherwise the resend wait says whether it is enabled. */
-const resendButton = (busy: boolean) => {
-  const resend = button('Resend Email');
-  expect(resend).toHaveAttribute('aria-busy', String(busy));
-  if (busy) expect(resend).toBeDisabled();
-};
+const noQrCode = () => expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
+const resendNotBusy = () => expect(button(authControls.resend.text)).toHaveAttribute('aria-busy', 'false');
 const countdownLine = () => screen.queryByText(/^You can ask for a new code in \d+ s\.$/);
-/** The resend wait: Resend disabled with the seconds left on a polite line, then the line gone and Resend enabled on the idle form. */
-const resendWait = (screenName: 'emailSetup' | 'emailVerification'): Record<string, Screen> => ({
-  [`${screenName}.ready.resendWait.waiting`]: {
-    check: (snapshot) => {
-      const seconds = (snapshot.context as { resendWait: number }).resendWait;
-      expect(button('Resend Email')).toBeDisabled();
-      const line = screen.getByText(`You can ask for a new code in ${seconds} s.`);
-      expect(line).toHaveAttribute('aria-live', 'polite');
-    },
-  },
-  [`${screenName}.ready.resendWait.over`]: {
-    check: (snapshot) => {
-      expect(countdownLine()).not.toBeInTheDocument();
-      if (snapshot.matches({ [screenName]: { ready: { form: 'idle' } } })) expect(button('Resend Email')).toBeEnabled();
-    },
-  },
-});
 
-/** State value leaf (dotted, each parallel region separately) → what the page shows. */
-export const screens: Record<string, Screen> = {
-  'signedOut.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Affiliate Login');
-      expect(button('Login')).toBeEnabled();
-      noStatus('Signing in...');
-      noStatus(SESSION_ENDED);
-    },
+/** What jsdom checks besides the words, by state value leaf. */
+const extraChecks: Record<string, (snapshot: AnyMachineSnapshot) => void> = {
+  'totpSetup.ready.qrCode.generating': noQrCode,
+  'totpSetup.ready.qrCode.failed': noQrCode,
+  // Confirm is enabled only once a code is typed.
+  'totpSetup.ready.form.idle': () => button(authControls.confirm.text),
+  'emailSetup.ready.form.idle': () => {
+    resendNotBusy();
+    button(authControls.confirm.text);
   },
-  'signedOut.ended': {
-    check: () => {
-      signedOutChrome();
-      heading('Affiliate Login');
-      expect(button('Login')).toBeEnabled();
-      status(SESSION_ENDED);
-    },
+  'emailSetup.ready.resendWait.waiting': (snapshot) => {
+    const seconds = (snapshot.context as { resendWait: number }).resendWait;
+    expect(screen.getByText(authTexts.resendWait(seconds).text)).toHaveAttribute('aria-live', 'polite');
   },
-  'signedOut.signingIn': {
-    check: () => {
-      signedOutChrome();
-      heading('Affiliate Login');
-      status('Signing in...');
-      expect(button('Login')).toBeDisabled();
-    },
+  'emailSetup.ready.resendWait.over': () => expect(countdownLine()).not.toBeInTheDocument(),
+  'emailVerification.ready.form.idle': resendNotBusy,
+  'emailVerification.ready.resendWait.waiting': (snapshot) => {
+    const seconds = (snapshot.context as { resendWait: number }).resendWait;
+    expect(screen.getByText(authTexts.resendWait(seconds).text)).toHaveAttribute('aria-live', 'polite');
   },
-  setupRequired: {
-    check: () => {
-      signedOutChrome();
-      heading('Two-Factor Authentication Required');
-      expect(button('Email Codes')).toBeEnabled();
-      expect(button('Authenticator App')).toBeEnabled();
-      expect(button('Back to Login')).toBeEnabled();
-    },
-  },
-  'totpSetup.settingUp': {
-    check: () => {
-      signedOutChrome();
-      status('Setting up 2FA');
-    },
-    retrying: { check: retryError('Setup Error', true), hidesError: retryingHidesError },
-  },
-  'totpSetup.setupError': { check: retryError('Setup Error', false) },
-  'totpSetup.ready.qrCode.generating': {
-    check: () => {
-      status('Generating QR code...');
-      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
-    },
-  },
-  'totpSetup.ready.qrCode.shown': {
-    check: () => {
-      expect(screen.getByRole('img', { name: QR_CODE_LABEL })).toBeInTheDocument();
-      noStatus('Generating QR code...');
-    },
-  },
-  'totpSetup.ready.qrCode.failed': {
-    check: () => {
-      expect(screen.queryByRole('img', { name: QR_CODE_LABEL })).not.toBeInTheDocument();
-      noStatus('Generating QR code...');
-    },
-    alerts: ['Failed to generate QR code'],
-  },
-  'totpSetup.ready.form.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Set Up Authenticator App');
-      expect(screen.getByText('Manual entry key')).toBeInTheDocument();
-      expect(button('Back')).toBeEnabled();
-      button('Confirm'); // enabled only once a code is typed
-    },
-  },
-  'totpSetup.ready.form.confirming': {
-    check: () => {
-      signedOutChrome();
-      heading('Set Up Authenticator App');
-      expect(button('Confirming...')).toBeDisabled();
-    },
-  },
-  'emailSetup.settingUp': {
-    check: () => {
-      signedOutChrome();
-      status('Setting up Email 2FA');
-    },
-    retrying: { check: retryError('Setup Error', true), hidesError: retryingHidesError },
-  },
-  'emailSetup.setupError': { check: retryError('Setup Error', false) },
-  'emailSetup.ready.form.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      resendButton(false);
-      button('Confirm');
-    },
-  },
-  'emailSetup.ready.form.resending': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      resendButton(true);
-    },
-  },
-  ...resendWait('emailSetup'),
-  'emailSetup.ready.form.confirming': {
-    check: () => {
-      signedOutChrome();
-      heading('Confirm Email 2FA Setup');
-      expect(button('Confirming...')).toBeDisabled();
-    },
-  },
-  'totpVerification.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Enter 2FA Code');
-      noStatus('Verifying...');
-      expect(button('Back to Login')).toBeEnabled();
-    },
-  },
-  'totpVerification.verifying': {
-    check: () => {
-      signedOutChrome();
-      heading('Enter 2FA Code');
-      status('Verifying...');
-      expect(button('Verify')).toBeDisabled();
-    },
-  },
-  'emailVerification.sending': {
-    check: () => {
-      signedOutChrome();
-      status('Sending verification email...');
-    },
-    retrying: { check: retryError('Email Error', true), hidesError: retryingHidesError },
-  },
-  'emailVerification.sendError': { check: retryError('Email Error', false) },
-  'emailVerification.ready.form.idle': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      noStatus('Verifying...');
-      resendButton(false);
-    },
-  },
-  'emailVerification.ready.form.resending': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      resendButton(true);
-    },
-  },
-  ...resendWait('emailVerification'),
-  'emailVerification.ready.form.verifying': {
-    check: () => {
-      signedOutChrome();
-      heading('Check Your Email');
-      status('Verifying...');
-      expect(button('Verify Code')).toBeDisabled();
-    },
-  },
-  'authenticated.active': {
-    check: () => {
-      expect(button('Logout')).toBeEnabled();
-      expect(screen.getByText('Portal content')).toBeInTheDocument();
-      noStatus('Restoring session...');
-    },
-  },
-  'authenticated.restoring': {
-    check: () => {
-      // The header offers Logout only once the session is usable (site-header.tsx).
-      noButton('Logout');
-      status('Restoring session...');
-      expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
-    },
-  },
+  'emailVerification.ready.resendWait.over': () => expect(countdownLine()).not.toBeInTheDocument(),
+  'authenticated.active': () => expect(screen.getByText(PORTAL_CONTENT)).toBeInTheDocument(),
 };
-
-/** The leaves of a state value, dotted: `totpSetup.ready.qrCode.shown`, `totpSetup.ready.form.idle`. */
-function leavesOf(value: StateValue, prefix = ''): string[] {
-  if (typeof value === 'string') return [`${prefix}${value}`];
-  return Object.entries(value).flatMap(([key, child]) => (child === undefined ? [] : leavesOf(child, `${prefix}${key}.`)));
-}
-
-/** The texts of the alerts on the page that say something (an empty live region says nothing). */
-const shownAlerts = () =>
-  screen
-    .queryAllByRole('alert')
-    .map((element) => element.textContent.trim())
-    .filter((text) => text !== '');
 
 const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
 export const storedAccess = () => (JSON.parse(storedRecord() ?? 'null') as StoredToken | null)?.access ?? null;
@@ -268,19 +55,16 @@ export const storedAccess = () => (JSON.parse(storedRecord() ?? 'null') as Store
 /** Waits until the page shows `snapshot`'s state: its screen, error line and stored token. */
 export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void> {
   const label = stateLabel(snapshot);
-  const retrying = selectSetupPhase(snapshot as AuthSnapshot) === 'retrying';
-  const shown = leavesOf(snapshot.value as StateValue).map((leaf) => {
-    const entry = screens[leaf];
-    if (!entry) throw new Error(`No screen is known for the state ${leaf}`);
-    return retrying && entry.retrying ? entry.retrying : entry;
-  });
-  const error = (snapshot.context as { error: string | null }).error;
-  const alerts = shown.flatMap((entry) => entry.alerts ?? []);
-  if (error && !shown.some((entry) => entry.hidesError)) alerts.push(error);
+  const words = mergeScreens(authScreensOf(snapshot));
+  const alerts = authAlertsOf(snapshot).map((alert) => alert.text);
+  const extras = leavesOf(snapshot.value as StateValue).flatMap((leaf) => extraChecks[leaf] ?? []);
   try {
     await waitFor(
       () => {
-        for (const entry of shown) entry.check(snapshot);
+        checkScreenWords(words);
+        for (const check of extras) check(snapshot);
+        // The portal shows only in a usable session.
+        if (!snapshot.matches({ authenticated: 'active' })) expect(screen.queryByText(PORTAL_CONTENT)).not.toBeInTheDocument();
         expect(shownAlerts().sort()).toEqual(alerts.sort());
         expect(storedRecord() === null, `auth_token is stored unless signed out`).toBe(snapshot.matches('signedOut'));
       },
@@ -291,42 +75,3 @@ export async function expectScreenOf(snapshot: AnyMachineSnapshot): Promise<void
     throw failure;
   }
 }
-
-// --- The controls ---------------------------------------------------------------------------
-
-/** The code screens: the field, and the button that sends the code. */
-export const codeForms = [
-  { state: 'totpSetup', field: 'Authentication Code', submit: 'Confirm' },
-  { state: 'emailSetup', field: 'Email Verification Code', submit: 'Confirm' },
-  { state: 'totpVerification', field: 'Authentication Code', submit: 'Verify' },
-  { state: 'emailVerification', field: 'Email Verification Code', submit: 'Verify Code' },
-] as const;
-
-export type ScreenOf = (snapshot: AuthSnapshot) => boolean;
-const at =
-  (value: StateValue): ScreenOf =>
-  (snapshot) =>
-    snapshot.matches(value as Parameters<AuthSnapshot['matches']>[0]);
-/** The error screen of a failed call, shown while it runs again: it has Back, the first attempt's spinner has not. */
-const retryingAt =
-  (value: StateValue): ScreenOf =>
-  (snapshot) =>
-    at(value)(snapshot) && selectSetupPhase(snapshot) === 'retrying';
-/** The control that sends BACK on each screen that has one. */
-export const backControls: [ScreenOf, string][] = [
-  [at({ totpSetup: 'setupError' }), 'Back'],
-  [retryingAt({ totpSetup: 'settingUp' }), 'Back'],
-  [at({ totpSetup: 'ready' }), 'Back'],
-  [at({ emailSetup: 'setupError' }), 'Back'],
-  [retryingAt({ emailSetup: 'settingUp' }), 'Back'],
-  [at({ emailSetup: 'ready' }), 'Back'],
-  [at({ emailVerification: 'sendError' }), 'Back'],
-  [retryingAt({ emailVerification: 'sending' }), 'Back'],
-  [at('setupRequired'), 'Back to Login'],
-  [at({ emailVerification: 'ready' }), 'Back to Login'],
-];
-/** The control that sends LOGOUT on each screen that has one. */
-export const logoutControls: [ScreenOf, string][] = [
-  [at('totpVerification'), 'Back to Login'],
-  [at({ authenticated: 'active' }), 'Logout'],
-];

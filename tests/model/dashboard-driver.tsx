@@ -22,29 +22,20 @@
 // platform sales whatever the chart mode; and the URL, whose query names the machine's view.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { DateTime } from 'luxon';
 import { expect } from 'vitest';
 import { createActor, type EventObject } from 'xstate';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import {
-  dashboardMachine,
-  selectChartMode,
-  selectDateMode,
-  selectIsRangeRefused,
-  selectSelectedDay,
-  selectView,
-  type ChartMode,
-  type DashboardEvent,
-} from '../../machines/dashboard.ts';
+import { dashboardMachine, selectView, type ChartMode, type DashboardEvent } from '../../machines/dashboard.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
-import { DATE_MODE_LABELS, dateRange, toQuery } from '../../src/domain/dates.ts';
+import { dateRange, toQuery } from '../../src/domain/dates.ts';
 import { viewHref } from '../../src/domain/view-query.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { addRecentRows, daysAgo, expectedFigures, insertSale, shownStats, statBoxes } from '../utils/dashboard-rows.ts';
 import { DashboardRoutes } from '../utils/dashboard-routes.tsx';
 import { renderWithSession } from '../utils/render-session.tsx';
 import type { MachinePath } from './coverage.ts';
+import { barDay, dashboardControls, dashboardShowsOf, dashboardTexts } from './dashboard-words.ts';
 import { stateLabel } from './paths.ts';
 
 /** How long the page may take to show a state (a server call, the chart's chunk, a re-render). */
@@ -52,11 +43,13 @@ const SCREEN_TIMEOUT_MS = 3_000;
 /** The first screen also waits for the page's and the chart's lazy code, slow on a busy machine. */
 const FIRST_SCREEN_TIMEOUT_MS = 15_000;
 
-const chartNames: Record<ChartMode, string> = { fees: 'Fees Chart', sales: 'Sales Chart' };
-const chartSeries: Record<ChartMode, string[]> = {
-  fees: ['Referral Fees', 'Connection Fees'],
-  sales: ['Direct Sales', 'Platform Sales'],
-};
+/** The page's words (dashboard-words.ts), as the steps say them. */
+const controls = dashboardControls;
+const chartNames = { fees: controls.chart.fees.text, sales: controls.chart.sales.text } satisfies Record<ChartMode, string>;
+const chartSeries = {
+  fees: dashboardTexts.series.fees.map((series) => series.text),
+  sales: dashboardTexts.series.sales.map((series) => series.text),
+} satisfies Record<ChartMode, string[]>;
 
 /** What 'parent' sees on /: P1 and its children; fees of P1's children. On /affiliate/C1: C1's events, no fees. */
 const scopes = {
@@ -84,12 +77,6 @@ function addRows(server: TestServer) {
 }
 
 // --- What the user sees -----------------------------------------------------------------------
-
-const localDay = (day: string) => DateTime.fromISO(day).startOf('day');
-/** A bar's label starts with its day on the x axis: '11/5'. */
-const barDay = (day: string) => localDay(day).toFormat('M/d');
-/** Table headings name the day as 'Nov 5, 2026'. */
-const headingDay = (day: string) => localDay(day).setLocale('en-US').toFormat('LLL d, yyyy');
 
 /** The chart's bars: each a toggle button labelled '11/5 Referral Fees $12.34'. */
 const bars = () => [...document.querySelectorAll<SVGRectElement>('rect.chart-bar')];
@@ -139,7 +126,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
 
   /** The real machine, sent each event the user's action stands for: what the page should show. */
   const expected = createActor(dashboardMachine);
-  /** The ranges of the states the path has been in: the only ones the page may ask for, with their previous periods. */
+  /** The ranges of the states the path has been in: the only ones the page may ask for. */
   const visitedRanges = new Map<string, { start: string; end: string }>();
   const location = memoryLocation({ path: '/', record: true });
   let user: UserEvent | null = null;
@@ -151,20 +138,20 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
 
   function expectedView() {
     const snapshot = expected.getSnapshot();
-    const mode = selectDateMode(snapshot);
+    const shows = dashboardShowsOf(snapshot);
+    const { mode, chart } = shows;
     const { customStart, customEnd } = snapshot.context;
     const dates = dateRange(mode, { customStart, customEnd });
     const figures = expectedFigures(server.db, { ...(affiliate() === 'C1' ? scopes.C1 : scopes.all), ...dates });
-    const chart = selectChartMode(snapshot);
     return {
+      shows,
       mode,
       customStart,
       customEnd,
       query: toQuery(dates),
       chartTitle: dates.start.setLocale('en-US').toFormat('LLLL yyyy'),
       figures,
-      day: selectSelectedDay(snapshot),
-      refused: selectIsRangeRefused(snapshot),
+      day: shows.day,
       // Without platform sales there is no Sales Chart to choose: the Fees Chart shows.
       shown: figures.hasPlatformSales ? chart : ('fees' as ChartMode),
       url: viewHref(route(), selectView(snapshot)),
@@ -178,20 +165,20 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
     visitedRanges.set(rangeKey(view.query), view.query);
     const check = () => {
       // The date mode, and the custom days only in custom mode.
-      const select = screen.getByLabelText('Date range');
+      const select = screen.getByLabelText(controls.dateRange.text);
       expect(select).toHaveValue(view.mode);
-      expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(DATE_MODE_LABELS[view.mode]);
-      if (view.mode === 'custom') {
-        expect(screen.getByLabelText('Start date')).toHaveValue(view.customStart);
-        expect(screen.getByLabelText('End date')).toHaveValue(view.customEnd);
-        const refusal = screen.queryByText(/^Choose at most 731 days, from 2000-01-01 on/);
-        if (view.refused) expect(refusal, 'the refused range says why').toHaveAttribute('role', 'alert');
+      expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(view.shows.modeLabel.text);
+      if (view.shows.custom) {
+        expect(screen.getByLabelText(controls.startDate.text)).toHaveValue(view.shows.custom.start);
+        expect(screen.getByLabelText(controls.endDate.text)).toHaveValue(view.shows.custom.end);
+        const refusal = screen.queryByText(dashboardTexts.rangeRefused.text);
+        if (view.shows.refused) expect(refusal, 'the refused range says why').toHaveAttribute('role', 'alert');
         else expect(refusal, 'no refusal within the limits').toBeNull();
       } else {
-        expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
-        expect(screen.queryByLabelText('End date')).not.toBeInTheDocument();
+        expect(screen.queryByLabelText(controls.startDate.text)).not.toBeInTheDocument();
+        expect(screen.queryByLabelText(controls.endDate.text)).not.toBeInTheDocument();
       }
-      expect(screen.getByLabelText('Affiliate')).toHaveValue(affiliate() ?? '');
+      expect(screen.getByLabelText(controls.affiliate.text)).toHaveValue(affiliate() ?? '');
       expect(location.history.at(-1), 'the URL').toBe(view.url);
 
       // The range's data: asked for, loaded (not the last range's, kept while loading) and shown.
@@ -210,9 +197,9 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
       expect(headings, 'the chart title').toContain(view.chartTitle);
 
       // The selected day: the tables' headings and the pressed bars.
-      const dated = (title: string) => (view.day === null ? title : `${title} for ${headingDay(view.day)}`);
-      expect(headings).toEqual(expect.arrayContaining([dated('Sales Details'), dated('Platform Sales')]));
-      expect(headings.filter((heading) => heading.startsWith('Sales Details'))).toEqual([dated('Sales Details')]);
+      const { salesDetails, platformSales } = view.shows;
+      expect(headings).toEqual(expect.arrayContaining([salesDetails.text, platformSales.text]));
+      expect(headings.filter((heading) => heading.startsWith('Sales Details'))).toEqual([salesDetails.text]);
 
       // The chart shown: its buttons, legend and bars.
       const name = chartNames[view.shown];
@@ -281,13 +268,13 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
     if (!user) throw new Error('The page is not rendered');
     switch (event.type) {
       case 'RANGE.SELECT':
-        await user.selectOptions(screen.getByLabelText('Date range'), DATE_MODE_LABELS[event.mode]);
+        await user.selectOptions(screen.getByLabelText(controls.dateRange.text), dashboardTexts.modes[event.mode].text);
         break;
       case 'RANGE.CUSTOM_START':
-        await fill('Start date', event.day);
+        await fill(controls.startDate.text, event.day);
         break;
       case 'RANGE.CUSTOM_END':
-        await fill('End date', event.day);
+        await fill(controls.endDate.text, event.day);
         break;
       case 'DAY.TOGGLE': {
         const bar = barsOf(event.day)[0];
@@ -316,7 +303,7 @@ export async function startDashboardDriver(): Promise<DashboardDriver> {
         // done, and the page must still show the same state.
         break;
       case 'AFFILIATE.CHANGED':
-        await user.selectOptions(screen.getByLabelText('Affiliate'), affiliate() === null ? 'Child One' : 'All affiliates');
+        await user.selectOptions(screen.getByLabelText(controls.affiliate.text), affiliate() === null ? 'Child One' : 'All affiliates');
         break;
       case 'VIEW.SHOW': {
         const url = viewHref(route(), event.view);

@@ -36,6 +36,8 @@ import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
 import { renderWithSession } from '../utils/render-session.tsx';
 import type { MachinePath } from './coverage.ts';
+import { dashboardTexts } from './dashboard-words.ts';
+import { impersonationControls, impersonationTexts } from './impersonation-words.ts';
 import { stateLabel } from './paths.ts';
 
 /** How long the page may take to show a state (a server call, a lazy chunk, a re-render). */
@@ -50,7 +52,11 @@ export const ownViewControls: readonly OwnViewControl[] = ['option', 'stop'];
 /** Where a path starts with nothing kept, and where a reload of a tab that viewed as an affiliate does. */
 const START_PATH = '/affiliate/T2';
 const RELOAD_PATH = '/';
-const OWN_VIEW_OPTION = 'Own view (all affiliates)';
+/** The header's words (impersonation-words.ts), as the steps say them. */
+const VIEW_AS = impersonationControls.viewAs.text;
+const OWN_VIEW_OPTION = impersonationControls.ownView.text;
+const viewingAs = (name: string) => `${impersonationTexts.viewingAs.text} ${name}`;
+const stopViewingAs = (name: string) => `${impersonationControls.stop.text} ${name}`;
 const DASHBOARD_CALLS = ['affiliates', 'payment_events', 'connection_fees'] as const;
 
 interface Call {
@@ -108,8 +114,8 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       expect(session?.impersonation()?.getSnapshot().value, "the session's impersonation").toEqual(state.value);
       expect(session?.impersonation()?.getSnapshot().context.affiliateId, "the session's impersonation").toBe(affiliateId);
       if (affiliateId === null) expect(screen.queryByText(/^Viewing as /), "no 'Viewing as' line").not.toBeInTheDocument();
-      else expect(screen.getByText(`Viewing as ${nameOf(affiliateId)}`)).toBeInTheDocument();
-      const viewAs = screen.getByRole('combobox', { name: 'View as Affiliate' });
+      else expect(screen.getByText(viewingAs(nameOf(affiliateId)))).toBeInTheDocument();
+      const viewAs = screen.getByRole('combobox', { name: VIEW_AS });
       expect(viewAs).toBeEnabled();
       expect(viewAs).toHaveValue(affiliateId ? nameOf(affiliateId) : OWN_VIEW_OPTION);
       expect(viewAs).toHaveAttribute('aria-expanded', 'false');
@@ -117,14 +123,14 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       const path = location.history.at(-1);
       const routeAffiliate = path?.startsWith('/affiliate/') ? path.slice('/affiliate/'.length) : null;
       if (affiliateId !== null) {
-        expect(screen.getByRole('button', { name: `Stop viewing as ${nameOf(affiliateId)}` })).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: stopViewingAs(nameOf(affiliateId)) })).toBeInTheDocument();
         expect(path, 'a chosen affiliate starts at its dashboard').toBe('/');
       } else {
         expect(screen.queryByRole('button', { name: /^Stop viewing as / })).not.toBeInTheDocument();
       }
       const headingAffiliate = routeAffiliate ?? affiliateId;
       expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
-        headingAffiliate ? `${nameOf(headingAffiliate)} Sales Dashboard` : 'Sales Dashboard',
+        headingAffiliate ? `${nameOf(headingAffiliate)} ${dashboardTexts.heading.text}` : dashboardTexts.heading.text,
       );
       const view = viewOf[affiliateId ?? 'own'] ?? [];
       if (view.length > 1) {
@@ -166,13 +172,13 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
         if (event.affiliateId !== '') {
           // The name's last word, as typed: enough to find it.
           const name = nameOf(event.affiliateId);
-          await user.click(screen.getByRole('combobox', { name: 'View as Affiliate' }));
+          await user.click(screen.getByRole('combobox', { name: VIEW_AS }));
           await user.keyboard(name.split(' ').at(-1) ?? name);
           await user.click(screen.getByRole('option', { name: new RegExp(`^${name} ${event.affiliateId}\\b`) }));
         } else if (ownView === 'stop' && current !== null) {
-          await user.click(screen.getByRole('button', { name: `Stop viewing as ${nameOf(current)}` }));
+          await user.click(screen.getByRole('button', { name: stopViewingAs(nameOf(current)) }));
         } else {
-          await user.click(screen.getByRole('combobox', { name: 'View as Affiliate' }));
+          await user.click(screen.getByRole('combobox', { name: VIEW_AS }));
           await user.click(screen.getByRole('option', { name: OWN_VIEW_OPTION }));
         }
         break;
@@ -189,7 +195,7 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       await waitFor(
         () => {
           expect(screen.getByLabelText('Email or Username')).toBeInTheDocument();
-          expect(screen.queryByLabelText('View as Affiliate')).not.toBeInTheDocument();
+          expect(screen.queryByLabelText(VIEW_AS)).not.toBeInTheDocument();
           expect(screen.queryByText(/^Viewing as /), "no 'Viewing as' line").not.toBeInTheDocument();
           expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
           expect(session?.impersonation(), "the session's impersonation ended").toBeNull();

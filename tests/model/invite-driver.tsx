@@ -15,20 +15,31 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { AnyMachineSnapshot } from 'xstate';
 import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { InviteRegistrationContext, InviteRegistrationEvent } from '../../machines/invite-registration.ts';
-import { ApiError } from '../../src/api/client.ts';
 import { readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
-import { formErrors, type RegistrationForm } from '../../src/domain/registration.ts';
+import type { RegistrationForm } from '../../src/domain/registration.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
 import InvitePage from '../../src/features/invite/invite-page.tsx';
 import { addFixtures, createTestServer, type Fixtures } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer } from '../utils/render-session.tsx';
 import { invokesOf, type MachinePath } from './coverage.ts';
 import type { InviteInvokeId, InviteOutcome } from './invite-paths.ts';
+import {
+  fieldLabels,
+  formFor,
+  invokeIdOf,
+  inviteAlertsOf,
+  inviteControls,
+  inviteFaultOf,
+  inviteScreenOf,
+  isInviteOutcome,
+} from './invite-words.ts';
 import { stateLabel } from './paths.ts';
+import { button, checkScreenWords, shownAlerts, statusTexts } from './screen-checks.ts';
+import type { Quote } from './steps.ts';
 
 /** How long a screen may take to appear after a step (a server call, a re-render). */
 const SCREEN_TIMEOUT_MS = 3_000;
@@ -43,59 +54,11 @@ const lookupCall = (inviteId: string) => `affiliates/invites/${inviteId}/`;
 
 type SubmitEvent = Extract<InviteRegistrationEvent, { type: 'REGISTRATION.SUBMIT' }>;
 
-// --- Outcomes and the faults behind them ----------------------------------------------------
-
-const isOutcome = (event: EventObject): event is InviteOutcome =>
-  event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
-const invokeIdOf = (event: InviteOutcome) => event.type.replace(/^xstate\.(done|error)\.actor\./, '') as InviteInvokeId;
-const isDone = (event: InviteOutcome) => event.type.startsWith('xstate.done.actor.');
-
-type Fault =
-  | { kind: 'missingInvite' }
-  | { kind: 'network' }
-  /** Field errors of a 400 the user's input brings about (what the user step types). */
-  | { kind: 'takenEmail' }
-  | { kind: 'shortPassword' }
-  /** The invite is used by someone else between Create Account and the server's check. */
-  | { kind: 'inviteUsed' };
-
-function faultOf(outcome: InviteOutcome): Fault | null {
-  if (isDone(outcome)) return null;
-  const { error } = outcome as { error: unknown };
-  if (!(error instanceof ApiError)) throw new Error(`No real way to fail with ${String(error)}`);
-  if (error.kind === 'network') return { kind: 'network' };
-  if (error.status === 404) return { kind: 'missingInvite' };
-  const fields = error.fieldErrors();
-  if (error.status === 400 && fields.email) return { kind: 'takenEmail' };
-  if (error.status === 400 && fields.password) return { kind: 'shortPassword' };
-  if (error.status === 400 && fields.non_field_errors) return { kind: 'inviteUsed' };
-  throw new Error(`No real way to fail with '${error.message}'`);
-}
-
-// --- What the user sees in each state --------------------------------------------------------
-
-const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
-const button = (name: string) => screen.getByRole('button', { name });
-const noButton = (name: string) => expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
-const statusTexts = () => screen.queryAllByRole('status').map((element) => element.textContent.trim());
-const shownAlerts = () =>
-  screen
-    .queryAllByRole('alert')
-    .map((element) => element.textContent.trim())
-    .filter((text) => text !== '');
-const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
-
-const fieldLabels: Record<keyof RegistrationForm, string> = {
-  email: 'Email',
-  password: 'Password',
-  confirmPassword: 'Confirm Password',
-};
-
 /** The three fields hold what was typed; each shows its own message, or none. */
 function checkFields(typed: RegistrationForm, errors: InviteRegistrationContext['fieldErrors']) {
-  for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
-    const input = screen.getByLabelText(label);
-    expect(input, `${label} keeps what was typed`).toHaveValue(typed[field]);
+  for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, Quote][]) {
+    const input = screen.getByLabelText(label.text);
+    expect(input, `${label.text} keeps what was typed`).toHaveValue(typed[field]);
     const message = errors[field];
     if (message) {
       expect(input).toHaveAttribute('aria-invalid', 'true');
@@ -107,6 +70,8 @@ function checkFields(typed: RegistrationForm, errors: InviteRegistrationContext[
   }
 }
 
+const storedRecord = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
+
 // --- The driver -------------------------------------------------------------------------------
 
 export interface InviteDriver {
@@ -117,7 +82,7 @@ export interface InviteDriver {
 /** The invite the path's lookup meets. */
 function inviteIdFor(path: MachinePath, invites: Fixtures['invites'], missing: MissingInvite): string {
   const first = path.steps[1]?.event;
-  if (!first || !isOutcome(first) || faultOf(first)?.kind !== 'missingInvite') return invites.valid;
+  if (!first || !isInviteOutcome(first) || inviteFaultOf(first)?.kind !== 'missingInvite') return invites.valid;
   return missing === 'unknown' ? UNKNOWN_INVITE : invites[missing];
 }
 
@@ -149,14 +114,14 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
 
   /** Holds every call the states from `steps[index]` up to the next user event start. */
   function holdCalls(steps: MachinePath['steps'], index: number) {
-    for (let at = index; at < steps.length && (at === index || isOutcome(steps[at]!.event)); at += 1) {
+    for (let at = index; at < steps.length && (at === index || isInviteOutcome(steps[at]!.event)); at += 1) {
       for (const invoke of invokesOf(steps[at]!.state)) hold(callOf(invoke.id as InviteInvokeId));
     }
   }
 
   function settle(outcome: InviteOutcome) {
     const call = callOf(invokeIdOf(outcome));
-    const fault = faultOf(outcome);
+    const fault = inviteFaultOf(outcome);
     if (fault?.kind === 'network') steer.failNext(call);
     if (fault?.kind === 'inviteUsed') {
       server.db.prepare('UPDATE invites SET used_at = ? WHERE id = ?').run(server.clock.now(), inviteId);
@@ -164,38 +129,30 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     release(call);
   }
 
-  /** What the user types for a submit: the sample, adjusted to bring about the register outcome ahead. */
-  function formFor(event: SubmitEvent, ahead: InviteOutcome | undefined): RegistrationForm {
-    const sample = { email: event.email, password: event.password, confirmPassword: event.confirmPassword };
-    if (Object.keys(formErrors(sample)).length > 0 || !ahead) return sample;
-    const fault = faultOf(ahead);
-    if (fault?.kind === 'takenEmail') return { ...sample, email: fixtures.users.parent.email };
-    // Too short and nothing else: 'short1' is also a common password.
-    if (fault?.kind === 'shortPassword') return { ...sample, password: 'Qx7#kz', confirmPassword: 'Qx7#kz' };
-    return sample;
-  }
-
   async function submit(event: SubmitEvent, ahead: InviteOutcome | undefined) {
     if (!user) throw new Error('The page is not rendered');
-    const form = formFor(event, ahead);
-    for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
-      const input = screen.getByLabelText(label);
+    const form = formFor(event, ahead, fixtures.users.parent.email);
+    for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, Quote][]) {
+      const input = screen.getByLabelText(label.text);
       // What a previous attempt left in the form stays there: type over it.
       await user.clear(input);
       if (form[field] !== '') await user.type(input, form[field]);
     }
     typed = form;
-    await user.click(button('Create Account'));
+    await user.click(button(inviteControls.create.text));
   }
 
   /** Waits until the page shows `snapshot`'s state. */
   async function expectScreenOf(snapshot: AnyMachineSnapshot) {
     const context = snapshot.context as InviteRegistrationContext;
+    const words = inviteScreenOf(snapshot);
+    const alerts = inviteAlertsOf(snapshot).map((alert) => alert.text);
     const check = () => {
+      checkScreenWords(words);
+      expect(shownAlerts().sort()).toEqual(alerts.sort());
       if (snapshot.matches('success')) {
         // Registered: the new account's token is stored, and / shows the login gate's 2FA set-up.
         expect(currentPath()).toBe('/');
-        heading('Two-Factor Authentication Required');
         const stored = JSON.parse(storedRecord() ?? 'null') as StoredToken | null;
         expect(stored?.username).toBe(typed.email.trim());
         const claims = stored ? readClaims(stored.access) : null;
@@ -203,42 +160,14 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
         expect(claims?.['2fa_method'] ?? null).toBeNull();
         expect(claims?.is_2fa_verified).toBe(false);
         expect(typeof stored?.refresh).toBe('string');
-        expect(shownAlerts()).toEqual([]);
         return;
       }
       expect(currentPath()).toBe(`/invite/${inviteId}`);
       expect(storedRecord(), 'no token is stored before registering').toBeNull();
-      if (snapshot.matches('validating')) {
-        expect(statusTexts()).toEqual(['Validating invite...']);
-        expect(screen.queryByRole('heading')).not.toBeInTheDocument();
-        expect(shownAlerts()).toEqual([]);
-      } else if (snapshot.matches('invalid')) {
-        heading('Invalid Invite');
-        expect(button('Go to Login')).toBeEnabled();
-        noButton('Retry');
-        expect(statusTexts()).toEqual([]);
-        expect(shownAlerts()).toEqual([context.error]);
-      } else if (snapshot.matches('unavailable')) {
-        heading('Invalid Invite');
-        expect(button('Go to Login')).toBeEnabled();
-        expect(button('Retry')).toBeEnabled();
-        expect(statusTexts()).toEqual([]);
-        expect(shownAlerts()).toEqual([context.error]);
-      } else {
-        heading(`Join ${context.affiliateName}`);
-        expect(statusTexts()).toEqual([]);
-        expect(button('Back to Login')).toBeEnabled();
-        checkFields(typed, context.fieldErrors);
-        const messages = [...Object.values(context.fieldErrors), ...(context.error ? [context.error] : [])];
-        expect(shownAlerts().sort()).toEqual(messages.sort());
-        if (snapshot.matches('submitting')) {
-          expect(button('Creating Account...')).toBeDisabled();
-          noButton('Create Account');
-        } else {
-          expect(button('Create Account')).toBeEnabled();
-          noButton('Creating Account...');
-        }
-      }
+      // The screen's one status line, or none.
+      expect(statusTexts()).toEqual(words.status ? [words.status.text] : []);
+      if (snapshot.matches('validating')) expect(screen.queryByRole('heading')).not.toBeInTheDocument();
+      if (snapshot.matches('form') || snapshot.matches('submitting')) checkFields(typed, context.fieldErrors);
     };
     try {
       await waitFor(check, { timeout: SCREEN_TIMEOUT_MS });
@@ -274,14 +203,14 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
         const from = steps[index - 1]!.state;
         const { event, state } = steps[index]!;
         await expectScreenOf(from);
-        if (isOutcome(event)) {
+        if (isInviteOutcome(event)) {
           settle(event);
         } else {
           holdCalls(steps, index);
           const userEvent = event as InviteRegistrationEvent;
           const next = steps[index + 1]?.event;
-          if (userEvent.type === 'INVITE.RETRY') await user?.click(button('Retry'));
-          else await submit(userEvent, next && isOutcome(next) ? next : undefined);
+          if (userEvent.type === 'INVITE.RETRY') await user?.click(button(inviteControls.retry.text));
+          else await submit(userEvent, next && isInviteOutcome(next) ? next : undefined);
         }
         await expectScreenOf(state);
       }
