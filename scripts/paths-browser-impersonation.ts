@@ -34,12 +34,12 @@ const c = impersonationControls;
  * option whose text begins with the name.
  */
 async function choose(page: Page, name: string): Promise<void> {
-  const control = page.getByLabel(c.viewAs.text, { exact: true });
-  if ((await control.evaluate((element) => element.tagName)) === 'SELECT') {
-    await control.selectOption({ label: name });
+  const select = page.getByRole('combobox', { name: c.viewAs.text, exact: true });
+  if ((await select.evaluate((element) => element.tagName)) === 'SELECT') {
+    await select.selectOption({ label: name });
     return;
   }
-  await control.fill(name === c.ownView.text ? '' : name);
+  await select.fill(name === c.ownView.text ? '' : name);
   await page
     .getByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
     .first()
