@@ -11,7 +11,7 @@
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
-import { and, assertEvent, assign, not, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { errorText, isUnauthorizedError } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
@@ -235,7 +235,7 @@ export const authMachine = setup({
     totpVerification: {
       initial: 'idle',
       states: {
-        idle: { on: { 'CODE.VERIFY': { guard: not('isCodeBlank'), target: 'verifying', actions: 'clearError' } } },
+        idle: { on: { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } } },
         verifying: codeCall('verifyTotp', codeOnly, 'totp'),
       },
     },

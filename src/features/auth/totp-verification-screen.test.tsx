@@ -58,6 +58,32 @@ describe('TOTP verification screen', () => {
     expect(stored?.username).toBe(parent.username);
   });
 
+  it('enables Verify only with exactly six characters, and spends no attempt on fewer', async () => {
+    const { server, parent, secret } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, parent);
+    const field = await screen.findByLabelText('Authentication Code');
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    const right = await totpCode(secret, server.clock.now());
+
+    await user.type(field, right.slice(0, 2));
+    expect(verify).toBeDisabled();
+    await user.type(field, right.slice(2, 5));
+    expect(verify).toBeDisabled();
+    // Enter in a short code sends nothing: no refusal, no attempt counted at the server.
+    await user.type(field, '{Enter}');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const attempts = server.db
+      .prepare<[string], { count: number }>('SELECT COUNT(*) AS count FROM failed_attempts WHERE key = ?')
+      .get(`code:${parent.id}`);
+    expect(attempts?.count).toBe(0);
+
+    await user.type(field, right.slice(5));
+    expect(verify).toBeEnabled();
+    await user.click(verify);
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
   it("shows 'Verifying...' and disables Verify while the code is checked", async () => {
     const { server, parent, secret } = setup();
     const steer = steerableServer(server);

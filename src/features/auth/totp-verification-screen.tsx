@@ -1,5 +1,6 @@
 // TOTP login verification: 'Enter 2FA Code', the 'Authentication Code' input,
-// 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
+// 'Back to Login' (logs out) and Verify (enabled only with exactly 6 characters, as a shorter code
+// would only spend one of the limited attempts; 'Verifying...' while the code is checked).
 import { useId, useState, type FormEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
