@@ -18,6 +18,12 @@ export const selectResendWait = (snapshot: AuthSnapshot): number =>
     ? snapshot.context.resendWait
     : 0;
 
+/** Seconds until a code may be sent again after too many attempts: 0 when it may. */
+export const selectCodeWait = (snapshot: AuthSnapshot): number => (snapshot.hasTag('codeWait') ? snapshot.context.codeWait : 0);
+
+/** A setup's code form after its code was refused: it says what to do under the error line. */
+export const selectIsCodeRefused = (snapshot: AuthSnapshot): boolean => snapshot.hasTag('codeRefused');
+
 /**
  * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call
  * running, failed, running again after a failure (that failure still in context), or answered.

@@ -9,14 +9,15 @@
 //   authenticated        restoring (an expired token waits for its refresh), active; the token refresh and
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
+// A code answered 429 (too many attempts) waits as long as the answer says before another may be
+// sent, also a second at a time; a setup's code answered 400 leaves its form saying what to do.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
 import { and, assertEvent, assign, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { errorText, isUnauthorizedError } from '../src/api/client.ts';
+import { hasStatus, isUnauthorizedError, throttledSeconds } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
-import { throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 import {
@@ -24,11 +25,14 @@ import {
   codeCall,
   codeOf,
   codeOnly,
+  codeWait,
   confirmCode,
+  emailCodeForm,
   emailCodeScreen,
   failTo,
   outputOf,
   provided,
+  refusedCode,
   showFailure,
   twoFactorSetup,
 } from './auth.parts.ts';
@@ -45,6 +49,9 @@ const tokensOf = ({ context }: { context: AuthContext }) => ({
   access: context.token?.access ?? '',
   refresh: context.token?.refresh ?? '',
 });
+
+/** The e-mail setup's code form: Resend, and Confirm. */
+const emailSetupForm = emailCodeForm({ 'CODE.CONFIRM': confirmCode });
 
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
@@ -86,8 +93,11 @@ export const authMachine = setup({
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
     isLastSecond: ({ context }) => context.resendWait <= 1,
-    isThrottled: ({ event }) => 'error' in event && throttledForSeconds(errorText(event.error)) !== null,
+    isThrottled: ({ event }) => 'error' in event && throttledSeconds(event.error) !== null,
+    isLastCodeSecond: ({ context }) => context.codeWait <= 1,
+    isCodeRefused: ({ event }) => 'error' in event && hasStatus(event.error, 400),
   },
+  delays: { codeWaitSecond: 1000 },
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
     persistToken: () => {},
@@ -130,12 +140,14 @@ export const authMachine = setup({
     })),
     startResendWait: assign({ resendWait: (_, seconds: number) => seconds }),
     countDown: assign({ resendWait: ({ context }) => Math.max(0, context.resendWait - 1) }),
+    startCodeWait: assign({ codeWait: (_, seconds: number) => seconds }),
+    countDownCode: assign({ codeWait: ({ context }) => Math.max(0, context.codeWait - 1) }),
     requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
     forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
   },
 }).createMachine({
   id: 'auth',
-  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0 }),
+  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0, codeWait: 0 }),
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['clearSession', 'persistToken'] },
@@ -222,14 +234,22 @@ export const authMachine = setup({
         },
         form: {
           initial: 'idle',
-          states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
+          states: {
+            idle: { on: { 'CODE.CONFIRM': confirmCode } },
+            refused: refusedCode({ 'CODE.CONFIRM': confirmCode }),
+            confirming: codeCall('confirmTotp', codeAndDevice),
+            throttled: codeWait,
+          },
         },
       },
     }),
 
     emailSetup: twoFactorSetup(
       'setupEmail',
-      emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) }),
+      emailCodeScreen('emailSetup', emailSetupForm, {
+        refused: refusedCode(emailSetupForm),
+        confirming: codeCall('confirmEmailSetup', codeAndDevice),
+      }),
     ),
 
     totpVerification: {
@@ -237,6 +257,7 @@ export const authMachine = setup({
       states: {
         idle: { on: { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } } },
         verifying: codeCall('verifyTotp', codeOnly, 'totp'),
+        throttled: codeWait,
       },
     },
 
@@ -255,7 +276,7 @@ export const authMachine = setup({
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
         ready: emailCodeScreen(
           'emailVerification',
-          { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } },
+          emailCodeForm({ 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } }),
           { verifying: codeCall('verifyEmailCode', codeOnly, 'email') },
         ),
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { ApiError, createApiClient, httpErrorText, messages, type ApiClientOptions } from './client.ts';
+import { ApiError, createApiClient, httpErrorText, messages, throttledSeconds, type ApiClientOptions } from './client.ts';
 
 /** A fetch that records each request and answers with the next of `answers`. */
 function recordingFetch(...answers: (Response | Error)[]) {
@@ -149,5 +149,25 @@ describe('the API client', () => {
     const blob = await client({ fetch, getAccessToken: () => 't' }).blob('reports/affiliate/7/download/');
     expect(blob.size).toBe(4);
     expect(requests[0]?.headers.get('Authorization')).toBe('Bearer t');
+  });
+
+  it("keeps a throttled answer's Retry-After, in seconds or as a date", async () => {
+    const drf = { detail: 'Request was throttled. Expected available in 896 seconds.' };
+    const failureOf = async (headers: Record<string, string>) => {
+      const { fetch } = recordingFetch(
+        new Response(JSON.stringify(drf), { status: 429, headers: { 'Content-Type': 'application/json', ...headers } }),
+      );
+      return client({ fetch })
+        .request('token/verify/', { method: 'POST' })
+        .catch((error: unknown) => error);
+    };
+    const inSeconds = await failureOf({ 'Retry-After': '120' });
+    expect(inSeconds).toMatchObject({ status: 429, retryAfter: 120 });
+    expect(throttledSeconds(inSeconds)).toBe(120);
+    const asDate = await failureOf({ 'Retry-After': new Date(Date.now() + 90_500).toUTCString() });
+    expect(throttledSeconds(asDate)).toBeGreaterThanOrEqual(89);
+    expect(throttledSeconds(asDate)).toBeLessThanOrEqual(91);
+    expect(await failureOf({})).toMatchObject({ status: 429, retryAfter: null });
+    expect(throttledSeconds(new ApiError('Invalid TOTP code. Please try again.', 'http', 400))).toBeNull();
   });
 });

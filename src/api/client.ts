@@ -3,6 +3,7 @@
 // The texts of calls made only by screens loaded later sit beside those calls (two-factor.ts,
 // invites.ts, affiliates.ts), out of the sign-in screens' code.
 import type * as z from 'zod/mini';
+import { throttledForSeconds } from '../domain/resend-wait.ts';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
 /** The error texts: the generic ones, and those of the calls the sign-in screens make. */
@@ -21,11 +22,21 @@ export type ErrorKind = 'http' | 'network' | 'schema';
 /** What a failure says on an error line: an Error's message, else the value as text. */
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** A failure the server answered 401: the token it was sent is expired or revoked. */
-export const isUnauthorizedError = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+/** A failure the server answered with this HTTP status. */
+export const hasStatus = (error: unknown, status: number): boolean =>
+  typeof error === 'object' && error !== null && 'status' in error && error.status === status;
 
-/** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
+/** A failure the server answered 401: the token it was sent is expired or revoked. */
+export const isUnauthorizedError = (error: unknown): boolean => hasStatus(error, 401);
+
+/** The seconds a throttled (429) failure says to wait: its Retry-After, else its text (DRF's 'Expected available in N seconds.'). */
+export const throttledSeconds = (error: unknown): number | null =>
+  error instanceof ApiError && error.status === 429 ? (error.retryAfter ?? throttledForSeconds(error.message)) : null;
+
+/**
+ * A failed call: what went wrong (`kind`), the HTTP status if any, the server's error body, and
+ * the seconds its Retry-After asks to wait.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -33,6 +44,7 @@ export class ApiError extends Error {
     readonly kind: ErrorKind,
     readonly status: number | null = null,
     readonly body: Record<string, string | string[]> | null = null,
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
@@ -72,6 +84,13 @@ async function statusTextOf(response: Response): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/** The seconds an answer's Retry-After asks to wait (a number of seconds, or an HTTP date); null without one. */
+function retryAfterOf(response: Response): number | null {
+  const value = response.headers.get('Retry-After')?.trim() ?? '';
+  const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return seconds > 0 ? seconds : null;
 }
 
 export interface ApiClientOptions {
@@ -150,7 +169,13 @@ export function createApiClient(options: ApiClientOptions) {
     } catch {
       // Not JSON: the status says enough.
     }
-    return new ApiError(httpErrorText(response.status, await statusTextOf(response)), 'http', response.status, body);
+    return new ApiError(
+      httpErrorText(response.status, await statusTextOf(response)),
+      'http',
+      response.status,
+      body,
+      retryAfterOf(response),
+    );
   }
 
   /** A successful answer, its body unread; a failed one is thrown as its ApiError. */

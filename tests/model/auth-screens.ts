@@ -55,6 +55,26 @@ const resendButton = (busy: boolean) => {
   if (busy) expect(resend).toBeDisabled();
 };
 const countdownLine = () => screen.queryByText(/^You can ask for a new code in \d+ s\.$/);
+/** What a setup's code form says under the error line once its code was refused. */
+const refusedHints = {
+  totpSetup: 'The code was not accepted. Enter the newest code your app shows.',
+  emailSetup: 'The code was not accepted. Use the code from the newest e-mail.',
+};
+const noRefusedHint = () => expect(screen.queryByText(/^The code was not accepted\./)).not.toBeInTheDocument();
+const noCodeWait = () => expect(screen.queryByText(/^Too many attempts\./)).not.toBeInTheDocument();
+/**
+ * The wait after too many codes: its m:ss on the timer line, the form's submit button disabled,
+ * and the code typed still in the field.
+ */
+const codeWait =
+  (field: string, submit: string) =>
+  (snapshot: AnyMachineSnapshot): void => {
+    const seconds = (snapshot.context as { codeWait: number }).codeWait;
+    const line = screen.getByText(`Too many attempts. You can try again in 0:${String(seconds).padStart(2, '0')}.`);
+    expect(line).toHaveAttribute('role', 'timer');
+    expect(button(submit)).toBeDisabled();
+    expect(screen.getByLabelText<HTMLInputElement>(field).value).toMatch(/^\d{6}$/);
+  };
 /** The resend wait: Resend disabled with the seconds left on a polite line, then the line gone and Resend enabled on the idle form. */
 const resendWait = (screenName: 'emailSetup' | 'emailVerification'): Record<string, Screen> => ({
   [`${screenName}.ready.resendWait.waiting`]: {
@@ -134,6 +154,25 @@ export const screens: Record<string, Screen> = {
       expect(screen.getByText('Manual entry key')).toBeInTheDocument();
       expect(button('Back')).toBeEnabled();
       button('Confirm'); // enabled only once a code is typed
+      noRefusedHint();
+      noCodeWait();
+    },
+  },
+  'totpSetup.ready.form.refused': {
+    check: () => {
+      signedOutChrome();
+      heading('Set Up Authenticator App');
+      expect(screen.getByText(refusedHints.totpSetup)).toHaveAttribute('aria-live', 'polite');
+      expect(button('Confirm')).toBeEnabled(); // the refused code is still in the field
+      noCodeWait();
+    },
+  },
+  'totpSetup.ready.form.throttled': {
+    check: (snapshot) => {
+      signedOutChrome();
+      heading('Set Up Authenticator App');
+      codeWait('Authentication Code', 'Confirm')(snapshot);
+      noRefusedHint();
     },
   },
   'totpSetup.ready.form.confirming': {
@@ -157,6 +196,27 @@ export const screens: Record<string, Screen> = {
       heading('Confirm Email 2FA Setup');
       resendButton(false);
       button('Confirm');
+      noRefusedHint();
+      noCodeWait();
+    },
+  },
+  'emailSetup.ready.form.refused': {
+    check: () => {
+      signedOutChrome();
+      heading('Confirm Email 2FA Setup');
+      resendButton(false);
+      expect(screen.getByText(refusedHints.emailSetup)).toHaveAttribute('aria-live', 'polite');
+      expect(button('Confirm')).toBeEnabled();
+      noCodeWait();
+    },
+  },
+  'emailSetup.ready.form.throttled': {
+    check: (snapshot) => {
+      signedOutChrome();
+      heading('Confirm Email 2FA Setup');
+      codeWait('Email Verification Code', 'Confirm')(snapshot);
+      expect(button('Resend Email')).toBeDisabled();
+      noRefusedHint();
     },
   },
   'emailSetup.ready.form.resending': {
@@ -179,6 +239,15 @@ export const screens: Record<string, Screen> = {
       signedOutChrome();
       heading('Enter 2FA Code');
       noStatus('Verifying...');
+      expect(button('Back to Login')).toBeEnabled();
+      noCodeWait();
+    },
+  },
+  'totpVerification.throttled': {
+    check: (snapshot) => {
+      signedOutChrome();
+      heading('Enter 2FA Code');
+      codeWait('Authentication Code', 'Verify')(snapshot);
       expect(button('Back to Login')).toBeEnabled();
     },
   },
@@ -204,6 +273,15 @@ export const screens: Record<string, Screen> = {
       heading('Check Your Email');
       noStatus('Verifying...');
       resendButton(false);
+      noCodeWait();
+    },
+  },
+  'emailVerification.ready.form.throttled': {
+    check: (snapshot) => {
+      signedOutChrome();
+      heading('Check Your Email');
+      codeWait('Email Verification Code', 'Verify Code')(snapshot);
+      expect(button('Resend Email')).toBeDisabled();
     },
   },
   'emailVerification.ready.form.resending': {
