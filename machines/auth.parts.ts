@@ -1,6 +1,6 @@
 // Parts of the sign-in chart (auth.ts), named for what the user meets: a failed call, a 2FA
-// setup's opening call, a code's form and call (a refused setup code, the wait after too many
-// codes), an e-mailed code's screen with its resend wait; and the stand-in for each call it names.
+// setup's opening call, a code's form and call (and the wait after too many codes), an e-mailed
+// code's screen with its resend wait; and the stand-in for each call it names.
 // Guards, actions and actors are the chart's own, by name.
 import { fromPromise, not, type NonReducibleUnknown } from 'xstate';
 import { errorText, throttledSeconds } from '../src/api/client.ts';
@@ -48,10 +48,10 @@ export const twoFactorSetup = <TSrc extends 'setupTotp' | 'setupEmail', const TR
     },
   }) as const;
 
-/** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form (idle) and says so. */
+/** 'Confirm' on a setup's code form: a blank code, or no device, stays on the form and says so. */
 export const confirmCode = [
-  { guard: 'isCodeBlank', target: 'idle', actions: { type: 'setError', params: authMessages.codeMissing } },
-  { guard: not('hasDeviceId'), target: 'idle', actions: { type: 'setError', params: authMessages.deviceMissing } },
+  { guard: 'isCodeBlank', actions: { type: 'setError', params: authMessages.codeMissing } },
+  { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
   { target: 'confirming', actions: 'clearError' },
 ] as const;
 
@@ -63,17 +63,14 @@ const throttledWait = ({ event }: { event: { error: unknown } }) => throttledSec
  * over, counted down a second at a time (the screen shows it as m:ss); then the form again.
  */
 export const codeWait = {
-  tags: ['codeWait'],
   after: {
-    codeWaitSecond: [
+    second: [
       { guard: 'isLastCodeSecond', target: 'idle', actions: 'countDownCode' },
       { target: 'throttled', reenter: true, actions: 'countDownCode' },
     ],
   },
 } as const;
 
-/** A setup's code form after its code was refused (400): the same as idle, saying what to do. */
-export const refusedCode = <const TOn>(on: TOn) => ({ tags: ['codeRefused'], on }) as const;
 /** A code's call input: the code, and for a setup's confirmation the device being set up. */
 export const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
 export const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
@@ -105,29 +102,24 @@ export const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'ver
           ...(method ? [{ type: 'track', params: { event: 'login_2fa_success', method } } as const] : []),
         ],
       },
-      // Too many codes: the wait, the error line cleared. A refused setup code: the form saying what to do.
+      // Too many codes: the wait, instead of the error line.
       onError: [
         sessionExpired,
-        { guard: 'isThrottled', target: 'throttled', actions: ['clearError', { type: 'startCodeWait', params: throttledWait }] },
-        ...(method ? [] : [{ guard: 'isCodeRefused', target: 'refused', actions: showFailure } as const]),
+        { guard: 'isThrottled', target: 'throttled', actions: { type: 'startCodeWait', params: throttledWait } },
         { target: 'idle', actions: showFailure },
       ],
     },
   }) as const;
 
-/** What an e-mailed code's form answers: 'Resend Email' (while the resend wait allows it), and its code. */
-export const emailCodeForm = <const TCode>(code: TCode) =>
-  ({ 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code }) as const;
-
 /**
- * An e-mailed code's screen: its form (`on`, from emailCodeForm), where 'Resend Email' (token/send-email/) sends a new code
+ * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
  * beside the code's own call, and the wait before Resend may be asked again, counted down one
  * second at a time. A code sent, on entry or by Resend, starts the wait; so does a throttled
  * Resend, for as long as the server says.
  */
-export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TOn, const TCall>(
+export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerification', const TCode, const TCall>(
   screen: TScreen,
-  on: TOn,
+  code: TCode,
   call: TCall,
 ) => {
   const waitAgain = ['idle', `#auth.${screen}.ready.resendWait.waiting`] as const;
@@ -138,7 +130,7 @@ export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerif
       form: {
         initial: 'idle',
         states: {
-          idle: { on },
+          idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
           throttled: codeWait,
           resending: {
             tags: ['pending'],
@@ -161,7 +153,7 @@ export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerif
         states: {
           waiting: {
             after: {
-              1000: [
+              second: [
                 { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
                 { target: 'waiting', reenter: true, actions: 'countDown' },
               ],

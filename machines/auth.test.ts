@@ -453,7 +453,8 @@ describe("the wait before 'Resend Email'", () => {
   it('lasts as long as the server says when it throttles a resend (429), its text on the error line', async () => {
     const clock = new SimulatedClock();
     let sent = 0;
-    const throttled = new ApiError('Request was throttled. Expected available in 42 seconds.', 'http', 429);
+    // As the two-factor calls give it: the wait read from the answer.
+    const throttled = new ApiError('Request was throttled. Expected available in 42 seconds.', 'http', 429, null, 42);
     const { actor, until } = start(
       tokens.partialEmail(),
       { sendLoginEmail: fromPromise(() => (sent++ === 0 ? Promise.resolve() : Promise.reject(throttled))) },

@@ -10,11 +10,11 @@
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
 // A code answered 429 (too many attempts) waits as long as the answer says before another may be
-// sent, also a second at a time; a setup's code answered 400 leaves its form saying what to do.
+// sent, also a second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
 import { and, assertEvent, assign, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { hasStatus, isUnauthorizedError, throttledSeconds } from '../src/api/client.ts';
+import { isUnauthorizedError, throttledSeconds } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
@@ -27,12 +27,10 @@ import {
   codeOnly,
   codeWait,
   confirmCode,
-  emailCodeForm,
   emailCodeScreen,
   failTo,
   outputOf,
   provided,
-  refusedCode,
   showFailure,
   twoFactorSetup,
 } from './auth.parts.ts';
@@ -49,9 +47,6 @@ const tokensOf = ({ context }: { context: AuthContext }) => ({
   access: context.token?.access ?? '',
   refresh: context.token?.refresh ?? '',
 });
-
-/** The e-mail setup's code form: Resend, and Confirm. */
-const emailSetupForm = emailCodeForm({ 'CODE.CONFIRM': confirmCode });
 
 /** Leaving the signed-in app: the dataLayer forgets the user. */
 const clearTrackedUser = { type: 'track', params: { user_id: null } } as const;
@@ -95,9 +90,9 @@ export const authMachine = setup({
     isLastSecond: ({ context }) => context.resendWait <= 1,
     isThrottled: ({ event }) => 'error' in event && throttledSeconds(event.error) !== null,
     isLastCodeSecond: ({ context }) => context.codeWait <= 1,
-    isCodeRefused: ({ event }) => 'error' in event && hasStatus(event.error, 400),
   },
-  delays: { codeWaitSecond: 1000 },
+  // The waits before Resend, and after too many codes, count down a second at a time.
+  delays: { second: 1000 },
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
     persistToken: () => {},
@@ -140,7 +135,8 @@ export const authMachine = setup({
     })),
     startResendWait: assign({ resendWait: (_, seconds: number) => seconds }),
     countDown: assign({ resendWait: ({ context }) => Math.max(0, context.resendWait - 1) }),
-    startCodeWait: assign({ codeWait: (_, seconds: number) => seconds }),
+    /** Too many codes: the wait they must sit out, which the screen shows instead of an error line. */
+    startCodeWait: assign({ codeWait: (_, seconds: number) => seconds, error: null }),
     countDownCode: assign({ codeWait: ({ context }) => Math.max(0, context.codeWait - 1) }),
     requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
     forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
@@ -236,7 +232,6 @@ export const authMachine = setup({
           initial: 'idle',
           states: {
             idle: { on: { 'CODE.CONFIRM': confirmCode } },
-            refused: refusedCode({ 'CODE.CONFIRM': confirmCode }),
             confirming: codeCall('confirmTotp', codeAndDevice),
             throttled: codeWait,
           },
@@ -246,10 +241,7 @@ export const authMachine = setup({
 
     emailSetup: twoFactorSetup(
       'setupEmail',
-      emailCodeScreen('emailSetup', emailSetupForm, {
-        refused: refusedCode(emailSetupForm),
-        confirming: codeCall('confirmEmailSetup', codeAndDevice),
-      }),
+      emailCodeScreen('emailSetup', { 'CODE.CONFIRM': confirmCode }, { confirming: codeCall('confirmEmailSetup', codeAndDevice) }),
     ),
 
     totpVerification: {
@@ -276,7 +268,7 @@ export const authMachine = setup({
         sendError: { on: { 'EMAIL.RETRY': 'sending' } },
         ready: emailCodeScreen(
           'emailVerification',
-          emailCodeForm({ 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } }),
+          { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } },
           { verifying: codeCall('verifyEmailCode', codeOnly, 'email') },
         ),
       },

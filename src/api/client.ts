@@ -3,7 +3,6 @@
 // The texts of calls made only by screens loaded later sit beside those calls (two-factor.ts,
 // invites.ts, affiliates.ts), out of the sign-in screens' code.
 import type * as z from 'zod/mini';
-import { throttledForSeconds } from '../domain/resend-wait.ts';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
 /** The error texts: the generic ones, and those of the calls the sign-in screens make. */
@@ -22,20 +21,18 @@ export type ErrorKind = 'http' | 'network' | 'schema';
 /** What a failure says on an error line: an Error's message, else the value as text. */
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** A failure the server answered with this HTTP status. */
-export const hasStatus = (error: unknown, status: number): boolean =>
-  typeof error === 'object' && error !== null && 'status' in error && error.status === status;
-
 /** A failure the server answered 401: the token it was sent is expired or revoked. */
-export const isUnauthorizedError = (error: unknown): boolean => hasStatus(error, 401);
+export const isUnauthorizedError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 
-/** The seconds a throttled (429) failure says to wait: its Retry-After, else its text (DRF's 'Expected available in N seconds.'). */
+/** The seconds a throttled (429) failure says to wait, where its answer says (retryAfter); else null. */
 export const throttledSeconds = (error: unknown): number | null =>
-  error instanceof ApiError && error.status === 429 ? (error.retryAfter ?? throttledForSeconds(error.message)) : null;
+  error instanceof ApiError && error.status === 429 ? error.retryAfter : null;
 
 /**
  * A failed call: what went wrong (`kind`), the HTTP status if any, the server's error body, and
- * the seconds its Retry-After asks to wait.
+ * the seconds its answer asks to wait: the Retry-After in seconds (as DRF sends it), or where a
+ * call's texts read it from its body (two-factor.ts).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -84,13 +81,6 @@ async function statusTextOf(response: Response): Promise<string> {
   } catch {
     return '';
   }
-}
-
-/** The seconds an answer's Retry-After asks to wait (a number of seconds, or an HTTP date); null without one. */
-function retryAfterOf(response: Response): number | null {
-  const value = response.headers.get('Retry-After')?.trim() ?? '';
-  const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
-  return seconds > 0 ? seconds : null;
 }
 
 export interface ApiClientOptions {
@@ -174,7 +164,7 @@ export function createApiClient(options: ApiClientOptions) {
       'http',
       response.status,
       body,
-      retryAfterOf(response),
+      Number(response.headers.get('Retry-After')) || null,
     );
   }
 

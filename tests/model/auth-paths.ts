@@ -6,7 +6,7 @@
 //                      machine has, from the samples of the actor it runs (answers shaped as the
 //                      reference server gives them, typed by the machine's actor signatures)
 //   Delays             a second of the resend wait, or of the wait after too many codes, passing
-//                      (xstate.after.1000.<state>, xstate.after.codeWaitSecond.<state>)
+//                      (xstate.after.second.<state>)
 //   Session events     another tab's storage change, a new account signed in by its invite,
 //                      and what the token refresh child says
 import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
@@ -112,8 +112,11 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
   /** A 2FA step's 401: the partial token expired or was revoked. */
   const unauthorized = (text: string) => httpError(text, 401);
   const storage = (token: StoredToken | null, note: string): AuthEvent => noted({ type: 'STORAGE.CHANGED', token }, note);
-  /** What the server says to a resend, or a code, after too many. */
-  const throttled = () => httpError(`Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`, 429);
+  /** What the server says to a resend, or a code, after too many: its text, and the wait its answer gives. */
+  const throttled = () => {
+    const text = `Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`;
+    return new ApiError(text, 'http', 429, { detail: text }, THROTTLED_SECONDS);
+  };
   const samples: Samples = {
     login: {
       outputs: [
