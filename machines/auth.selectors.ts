@@ -12,6 +12,9 @@ export function selectUserKey(snapshot: AuthSnapshot): string {
   return claims ? `${claims.user_id}:${claims.username}` : '';
 }
 
+/** The setup-required screen reached from the invite page: the new account has just been created. */
+export const selectIsNewAccount = (snapshot: AuthSnapshot): boolean => snapshot.matches({ setupRequired: 'afterRegistration' });
+
 /** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
 export const selectResendWait = (snapshot: AuthSnapshot): number =>
   snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) ||

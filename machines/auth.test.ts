@@ -7,7 +7,7 @@ import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/a
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
-import { selectCodeWait, selectIsCodeRefused, selectResendWait, selectSetupPhase } from './auth.selectors.ts';
+import { selectCodeWait, selectIsCodeRefused, selectIsNewAccount, selectResendWait, selectSetupPhase } from './auth.selectors.ts';
 import { authMachine, selectImpersonation, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
@@ -90,7 +90,7 @@ const unauthorized = (text: string) => new ApiError(text, 'http', 401);
 describe('the login gate', () => {
   it.each<[string, () => StoredToken | null, StateValue]>([
     ['no token', () => null, { signedOut: 'idle' }],
-    ['a token without a 2fa_method claim', tokens.partialNone, 'setupRequired'],
+    ['a token without a 2fa_method claim', tokens.partialNone, { setupRequired: 'asked' }],
     ['an unverified totp token', tokens.partialTotp, { totpVerification: 'idle' }],
     ['an unverified email token', tokens.partialEmail, { emailVerification: 'sending' }],
     ['a verified token', tokens.verified, { authenticated: 'active' }],
@@ -110,6 +110,22 @@ describe('the login gate', () => {
     const { actor } = start({ username: 'parent', access: 'a.b.c', refresh: 'refresh-1' });
 
     expect(actor.getSnapshot().context.token).toBeNull();
+  });
+});
+
+describe('a new account signed in by its invite page', () => {
+  it('reaches the 2FA setup screen saying the account was created; a password sign-in or another tab does not', async () => {
+    const { actor, until } = start(null, { login: fromPromise(() => Promise.resolve({ ...tokens.partialNone(), username: 'fresh' })) });
+    actor.send({ type: 'SESSION.SIGNED_IN', token: tokens.partialNone() });
+    expect(actor.getSnapshot().matches({ setupRequired: 'afterRegistration' })).toBe(true);
+    expect(selectIsNewAccount(actor.getSnapshot())).toBe(true);
+    // Choosing a method keeps nothing of it: Back goes to the login screen.
+    actor.send({ type: 'BACK' });
+    actor.send({ type: 'LOGIN.SUBMIT', username: 'fresh', password: 'x' });
+    const signedIn = await until((s) => s.matches('setupRequired'));
+    expect(selectIsNewAccount(signedIn)).toBe(false);
+    actor.send({ type: 'STORAGE.CHANGED', token: tokens.partialNone() });
+    expect(selectIsNewAccount(actor.getSnapshot())).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 // Sign-in and two-factor authentication, read top to bottom as the user goes through it. States:
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn
-//   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
+//   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'; asked
+//                        on signing in, or, reached from the invite page, after the account was created
 //   totpSetup            its setup call (again on Retry), then the QR code beside the code form
 //   emailSetup           its setup call, which sends the e-mail, then the code form beside the resend wait
 //   totpVerification     'Enter 2FA Code'
@@ -84,6 +85,7 @@ export const authMachine = setup({
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
+    isNewAccount: ({ event }) => event.type === 'SESSION.SIGNED_IN',
     isUnauthorized: ({ event }) => 'error' in event && isUnauthorizedError(event.error),
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
@@ -203,6 +205,12 @@ export const authMachine = setup({
     },
 
     setupRequired: {
+      initial: 'asked',
+      states: {
+        // A new account signed in by its invite page: the screen greets it.
+        asked: { always: { guard: 'isNewAccount', target: 'afterRegistration' } },
+        afterRegistration: {},
+      },
       on: {
         'SETUP.CHOOSE_APP': { target: 'totpSetup', actions: 'clearError' },
         'SETUP.CHOOSE_EMAIL': { target: 'emailSetup', actions: 'clearError' },

@@ -36,6 +36,16 @@ const signedOutChrome = () => {
   expect(screen.queryByText('Portal content')).not.toBeInTheDocument();
 };
 
+const setupRequired = () => {
+  signedOutChrome();
+  heading('Two-Factor Authentication Required');
+  expect(button('Email Codes')).toBeEnabled();
+  expect(button('Authenticator App')).toBeEnabled();
+  expect(button('Back to Login')).toBeEnabled();
+};
+/** What the setup-required screen says first when the invite page signed a new account in. */
+const NEW_ACCOUNT_GREETING = 'Your account is created. One more step: set up two-factor authentication.';
+
 const retryError = (title: string, retrying: boolean) => () => {
   signedOutChrome();
   heading(title);
@@ -116,13 +126,16 @@ export const screens: Record<string, Screen> = {
       expect(button('Login')).toBeDisabled();
     },
   },
-  setupRequired: {
+  'setupRequired.asked': {
     check: () => {
-      signedOutChrome();
-      heading('Two-Factor Authentication Required');
-      expect(button('Email Codes')).toBeEnabled();
-      expect(button('Authenticator App')).toBeEnabled();
-      expect(button('Back to Login')).toBeEnabled();
+      setupRequired();
+      noStatus(NEW_ACCOUNT_GREETING);
+    },
+  },
+  'setupRequired.afterRegistration': {
+    check: () => {
+      setupRequired();
+      status(NEW_ACCOUNT_GREETING);
     },
   },
   'totpSetup.settingUp': {

@@ -21,7 +21,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import type { InviteRegistrationContext, InviteRegistrationEvent } from '../../machines/invite-registration.ts';
 import { ApiError } from '../../src/api/client.ts';
 import { readClaims, TOKEN_STORAGE_KEY, type StoredToken } from '../../src/domain/auth-token.ts';
-import { formErrors, type RegistrationForm } from '../../src/domain/registration.ts';
+import { formErrors, passwordRules, type RegistrationForm } from '../../src/domain/registration.ts';
 import { AuthGate } from '../../src/features/auth/auth-gate.tsx';
 import InvitePage from '../../src/features/invite/invite-page.tsx';
 import { addFixtures, createTestServer, type Fixtures } from '../utils/api-server.ts';
@@ -91,6 +91,9 @@ const fieldLabels: Record<keyof RegistrationForm, string> = {
   confirmPassword: 'Confirm Password',
 };
 
+/** What describes a field with no message: the password rules for Password, nothing for the others. */
+const describedWithoutError: Partial<Record<keyof RegistrationForm, string>> = { password: passwordRules.join(' ') };
+
 /** The three fields hold what was typed; each shows its own message, or none. */
 function checkFields(typed: RegistrationForm, errors: InviteRegistrationContext['fieldErrors']) {
   for (const [field, label] of Object.entries(fieldLabels) as [keyof RegistrationForm, string][]) {
@@ -102,7 +105,9 @@ function checkFields(typed: RegistrationForm, errors: InviteRegistrationContext[
       expect(input).toHaveAccessibleDescription(message);
     } else {
       expect(input).not.toHaveAttribute('aria-invalid');
-      expect(input).not.toHaveAccessibleDescription();
+      const description = describedWithoutError[field];
+      if (description) expect(input).toHaveAccessibleDescription(description);
+      else expect(input).not.toHaveAccessibleDescription();
     }
   }
 }
@@ -193,9 +198,11 @@ export function startInviteDriver(options: { missingInvite?: MissingInvite } = {
     const context = snapshot.context as InviteRegistrationContext;
     const check = () => {
       if (snapshot.matches('success')) {
-        // Registered: the new account's token is stored, and / shows the login gate's 2FA set-up.
+        // Registered: the new account's token is stored, and / shows the login gate's 2FA set-up,
+        // saying first that the account is created.
         expect(currentPath()).toBe('/');
         heading('Two-Factor Authentication Required');
+        expect(statusTexts()).toContain('Your account is created. One more step: set up two-factor authentication.');
         const stored = JSON.parse(storedRecord() ?? 'null') as StoredToken | null;
         expect(stored?.username).toBe(typed.email.trim());
         const claims = stored ? readClaims(stored.access) : null;
