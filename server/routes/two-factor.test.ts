@@ -298,3 +298,40 @@ describe('POST 2fa/email/confirm_setup/', () => {
     expectDetail(await post('2fa/email/confirm_setup/', { token: '123456', device_id: 'x' }, (await passwordPair('child')).access), 403);
   });
 });
+
+describe('too many codes', () => {
+  /** A 429 whose Retry-After and DRF text name the same wait, about the 15 minutes of the window. */
+  function expectThrottled(answer: Awaited<ReturnType<typeof post>>) {
+    const text = expectDetail(answer, 429, /^Request was throttled\. Expected available in \d+ seconds\.$/);
+    const seconds = Number(/(\d+) seconds/.exec(text)?.[1]);
+    expect(answer.headers.get('Retry-After')).toBe(String(seconds));
+    expect(seconds).toBeGreaterThan(14 * 60);
+    expect(seconds).toBeLessThanOrEqual(15 * 60);
+  }
+
+  it('answers the sixth setup code within 15 minutes with 429, saying how long to wait in Retry-After and in words', async () => {
+    const partial = await passwordPair('fresh');
+    const totp = totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, partial.access)).body);
+    const secret = new URL(totp.qr_url).searchParams.get('secret') ?? '';
+    const right = await totpCode(secret, api.server.clock.now());
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expectFieldErrors(await post('2fa/totp/confirm/', { token: wrong, device_id: totp.device_id }, partial.access), { token: true });
+    }
+    expectThrottled(await post('2fa/totp/confirm/', { token: right, device_id: totp.device_id }, partial.access));
+    // The same count holds for the e-mail setup's codes.
+    const email = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, partial.access)).body);
+    expectThrottled(
+      await post('2fa/email/confirm_setup/', { token: mailedCode(user('fresh').email), device_id: email.device_id }, partial.access),
+    );
+  });
+
+  it('answers the sixth sign-in code within 15 minutes with 429 and Retry-After too', async () => {
+    const partial = await passwordPair('parent');
+    const right = await nowCode('parent');
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt++)
+      expectFieldErrors(await post('token/verify/', { token: wrong }, partial.access), { token: true });
+    expectThrottled(await post('token/verify/', { token: right }, partial.access));
+  });
+});
