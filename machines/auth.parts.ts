@@ -1,9 +1,10 @@
 // Parts of the sign-in chart (auth.ts), named for what the user meets: a failed call, a 2FA
-// setup's opening call, a code's form and call, an e-mailed code's screen with its resend wait; and
-// the stand-in for each call it names. Guards, actions and actors are the chart's own, by name.
+// setup's opening call, a code's form and call (and the wait after too many codes), an e-mailed
+// code's screen with its resend wait; and the stand-in for each call it names.
+// Guards, actions and actors are the chart's own, by name.
 import { fromPromise, not, type NonReducibleUnknown } from 'xstate';
-import { errorText } from '../src/api/client.ts';
-import { RESEND_WAIT_SECONDS, throttledForSeconds } from '../src/domain/resend-wait.ts';
+import { errorText, throttledSeconds } from '../src/api/client.ts';
+import { RESEND_WAIT_SECONDS } from '../src/domain/resend-wait.ts';
 import { authMessages, type AuthContext, type AuthEvent } from './auth.types.ts';
 
 /** An actor the chart names with its signature; auth.actors.ts (or a test) gives its implementation. */
@@ -53,6 +54,23 @@ export const confirmCode = [
   { guard: not('hasDeviceId'), actions: { type: 'setError', params: authMessages.deviceMissing } },
   { target: 'confirming', actions: 'clearError' },
 ] as const;
+
+/** The seconds a throttled answer says to wait. */
+const throttledWait = ({ event }: { event: { error: unknown } }) => throttledSeconds(event.error) ?? RESEND_WAIT_SECONDS;
+
+/**
+ * A code form after too many codes (429): no code may be sent until the wait the answer gave is
+ * over, counted down a second at a time (the screen shows it as m:ss); then the form again.
+ */
+export const codeWait = {
+  after: {
+    second: [
+      { guard: 'isLastCodeSecond', target: 'idle', actions: 'countDownCode' },
+      { target: 'throttled', reenter: true, actions: 'countDownCode' },
+    ],
+  },
+} as const;
+
 /** A code's call input: the code, and for a setup's confirmation the device being set up. */
 export const codeOnly = ({ event }: { event: AuthEvent }) => ({ code: codeOf(event) });
 export const codeAndDevice = ({ context, event }: { context: AuthContext; event: AuthEvent }) => ({
@@ -84,12 +102,14 @@ export const codeCall = <TSrc extends 'confirmTotp' | 'confirmEmailSetup' | 'ver
           ...(method ? [{ type: 'track', params: { event: 'login_2fa_success', method } } as const] : []),
         ],
       },
-      onError: failTo('idle'),
+      // Too many codes: the wait, instead of the error line.
+      onError: [
+        sessionExpired,
+        { guard: 'isThrottled', target: 'throttled', actions: { type: 'startCodeWait', params: throttledWait } },
+        { target: 'idle', actions: showFailure },
+      ],
     },
   }) as const;
-
-/** The seconds a throttled resend's answer says to wait. */
-const throttledWait = ({ event }: { event: { error: unknown } }) => throttledForSeconds(errorText(event.error)) ?? RESEND_WAIT_SECONDS;
 
 /**
  * An e-mailed code's screen: its form, where 'Resend Email' (token/send-email/) sends a new code
@@ -111,6 +131,7 @@ export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerif
         initial: 'idle',
         states: {
           idle: { on: { 'EMAIL.RESEND': { guard: 'isResendAllowed', target: 'resending', actions: 'clearError' }, ...code } },
+          throttled: codeWait,
           resending: {
             tags: ['pending'],
             invoke: {
@@ -132,7 +153,7 @@ export const emailCodeScreen = <const TScreen extends 'emailSetup' | 'emailVerif
         states: {
           waiting: {
             after: {
-              1000: [
+              second: [
                 { guard: 'isLastSecond', target: 'over', actions: 'countDown' },
                 { target: 'waiting', reenter: true, actions: 'countDown' },
               ],

@@ -1,5 +1,6 @@
 // The auth machine's selectors that only lazily loaded views read (the e-mail and setup screens,
 // the dashboard, server data): out of the machine's module, which the /login entry loads.
+import { messages } from '../src/api/client.ts';
 import { selectClaims, type AuthSnapshot } from './auth.ts';
 
 /** The user's own affiliate (none for a superuser, or signed out). */
@@ -11,12 +12,32 @@ export function selectUserKey(snapshot: AuthSnapshot): string {
   return claims ? `${claims.user_id}:${claims.username}` : '';
 }
 
+/** The setup-required screen reached from the invite page: the new account has just been created. */
+export const selectIsNewAccount = (snapshot: AuthSnapshot): boolean => snapshot.matches({ setupRequired: 'afterRegistration' });
+
 /** Seconds until 'Resend Email' may send another code: 0 when it may, or off the e-mail code screens. */
 export const selectResendWait = (snapshot: AuthSnapshot): number =>
   snapshot.matches({ emailSetup: { ready: { resendWait: 'waiting' } } }) ||
   snapshot.matches({ emailVerification: { ready: { resendWait: 'waiting' } } })
     ? snapshot.context.resendWait
     : 0;
+
+/** Seconds until a code may be sent again after too many attempts: 0 when it may, or off the code screens. */
+export const selectCodeWait = (snapshot: AuthSnapshot): number =>
+  snapshot.matches({ totpVerification: 'throttled' }) ||
+  snapshot.matches({ emailVerification: { ready: { form: 'throttled' } } }) ||
+  snapshot.matches({ totpSetup: { ready: { form: 'throttled' } } }) ||
+  snapshot.matches({ emailSetup: { ready: { form: 'throttled' } } })
+    ? snapshot.context.codeWait
+    : 0;
+
+/**
+ * A setup's code form after its code was refused: its confirmation answered 400, which the error
+ * line says as 'HTTP Error: 400'; the form then says what to do under it.
+ */
+export const selectIsCodeRefused = (snapshot: AuthSnapshot): boolean =>
+  snapshot.context.error === messages.httpStatus(400) &&
+  (snapshot.matches({ totpSetup: { ready: { form: 'idle' } } }) || snapshot.matches({ emailSetup: { ready: { form: 'idle' } } }));
 
 /**
  * Where a screen that opens with a call stands (2FA setup, the login code e-mail): its call

@@ -7,7 +7,7 @@ import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/a
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
-import { selectResendWait, selectSetupPhase } from './auth.selectors.ts';
+import { selectCodeWait, selectIsCodeRefused, selectIsNewAccount, selectResendWait, selectSetupPhase } from './auth.selectors.ts';
 import { authMachine, selectImpersonation, selectIsSessionEnded, type AuthSnapshot } from './auth.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
 
@@ -90,7 +90,7 @@ const unauthorized = (text: string) => new ApiError(text, 'http', 401);
 describe('the login gate', () => {
   it.each<[string, () => StoredToken | null, StateValue]>([
     ['no token', () => null, { signedOut: 'idle' }],
-    ['a token without a 2fa_method claim', tokens.partialNone, 'setupRequired'],
+    ['a token without a 2fa_method claim', tokens.partialNone, { setupRequired: 'asked' }],
     ['an unverified totp token', tokens.partialTotp, { totpVerification: 'idle' }],
     ['an unverified email token', tokens.partialEmail, { emailVerification: 'sending' }],
     ['a verified token', tokens.verified, { authenticated: 'active' }],
@@ -110,6 +110,22 @@ describe('the login gate', () => {
     const { actor } = start({ username: 'parent', access: 'a.b.c', refresh: 'refresh-1' });
 
     expect(actor.getSnapshot().context.token).toBeNull();
+  });
+});
+
+describe('a new account signed in by its invite page', () => {
+  it('reaches the 2FA setup screen saying the account was created; a password sign-in or another tab does not', async () => {
+    const { actor, until } = start(null, { login: fromPromise(() => Promise.resolve({ ...tokens.partialNone(), username: 'fresh' })) });
+    actor.send({ type: 'SESSION.SIGNED_IN', token: tokens.partialNone() });
+    expect(actor.getSnapshot().matches({ setupRequired: 'afterRegistration' })).toBe(true);
+    expect(selectIsNewAccount(actor.getSnapshot())).toBe(true);
+    // Choosing a method keeps nothing of it: Back goes to the login screen.
+    actor.send({ type: 'BACK' });
+    actor.send({ type: 'LOGIN.SUBMIT', username: 'fresh', password: 'x' });
+    const signedIn = await until((s) => s.matches('setupRequired'));
+    expect(selectIsNewAccount(signedIn)).toBe(false);
+    actor.send({ type: 'STORAGE.CHANGED', token: tokens.partialNone() });
+    expect(selectIsNewAccount(actor.getSnapshot())).toBe(false);
   });
 });
 
@@ -314,6 +330,94 @@ describe('retrying a failed call', () => {
   });
 });
 
+describe('a refused setup code', () => {
+  it.each([
+    ['the authenticator app', 'SETUP.CHOOSE_APP', { setupTotp: fromPromise(() => Promise.resolve(totpSetup)) }],
+    ['e-mail codes', 'SETUP.CHOOSE_EMAIL', { setupEmail: fromPromise(() => Promise.resolve(emailSetup)) }],
+  ] as const)('with %s (400) keeps its text and says what to do, until the next code', async (_, choice, actors) => {
+    let answer: Promise<TokenPair> = Promise.reject(new ApiError('HTTP Error: 400', 'http', 400));
+    const confirm = fromPromise<TokenPair, { code: string; deviceId: string }>(() => answer);
+    const { actor, until } = start(tokens.partialNone(), { ...actors, confirmTotp: confirm, confirmEmailSetup: confirm });
+    actor.send({ type: choice });
+    await until((s) => s.hasTag('pending') === false && s.context.deviceId !== null);
+
+    actor.send({ type: 'CODE.CONFIRM', code: '123456' });
+    const refused = await until((s) => s.context.error !== null);
+    expect(refused.context.error).toBe('HTTP Error: 400');
+    expect(selectIsCodeRefused(refused)).toBe(true);
+
+    actor.send({ type: 'CODE.CONFIRM', code: '' });
+    expect(actor.getSnapshot().context.error).toBe('Please enter a token');
+    expect(selectIsCodeRefused(actor.getSnapshot())).toBe(false);
+
+    answer = Promise.reject(new ApiError('HTTP Error: 500', 'http', 500));
+    actor.send({ type: 'CODE.CONFIRM', code: '123456' });
+    const failed = await until((s) => s.context.error === 'HTTP Error: 500');
+    expect(selectIsCodeRefused(failed)).toBe(false);
+  });
+});
+
+describe('the wait after too many codes (429)', () => {
+  const seconds = (clock: SimulatedClock, count: number) => {
+    for (let second = 0; second < count; second += 1) clock.increment(1000);
+  };
+  const throttled = () => Promise.reject(new ApiError('Request was throttled. Expected available in 896 seconds.', 'http', 429, null, 125));
+
+  it.each([
+    ['the TOTP code', tokens.partialTotp, {}, null, 'CODE.VERIFY'],
+    ['the e-mailed code', tokens.partialEmail, { sendLoginEmail: fromPromise(() => Promise.resolve()) }, null, 'CODE.VERIFY'],
+    [
+      'the authenticator setup',
+      tokens.partialNone,
+      { setupTotp: fromPromise(() => Promise.resolve(totpSetup)) },
+      'SETUP.CHOOSE_APP',
+      'CODE.CONFIRM',
+    ],
+    [
+      'the e-mail setup',
+      tokens.partialNone,
+      { setupEmail: fromPromise(() => Promise.resolve(emailSetup)) },
+      'SETUP.CHOOSE_EMAIL',
+      'CODE.CONFIRM',
+    ],
+  ] as const)(
+    'on %s lasts as long as the Retry-After says, a second at a time, no code sent meanwhile',
+    async (_, token, actors, choice, type) => {
+      const clock = new SimulatedClock();
+      let calls = 0;
+      const answer = () => {
+        calls += 1;
+        return throttled();
+      };
+      const verify = fromPromise<TokenPair, { code: string }>(answer);
+      const confirm = fromPromise<TokenPair, { code: string; deviceId: string }>(answer);
+      const { actor, until } = start(
+        token(),
+        { ...actors, verifyTotp: verify, verifyEmailCode: verify, confirmTotp: confirm, confirmEmailSetup: confirm },
+        undefined,
+        clock,
+      );
+      if (choice) actor.send({ type: choice });
+      await until((s) => s.can({ type, code: '123456' }));
+
+      actor.send({ type, code: '123456' });
+      const waiting = await until((s) => selectCodeWait(s) > 0);
+      expect(selectCodeWait(waiting)).toBe(125);
+      expect(waiting.context.error).toBeNull();
+      expect(waiting.can({ type, code: '123456' })).toBe(false);
+      seconds(clock, 1);
+      expect(selectCodeWait(actor.getSnapshot())).toBe(124);
+      seconds(clock, 123);
+      expect(selectCodeWait(actor.getSnapshot())).toBe(1);
+      actor.send({ type, code: '123456' });
+      expect(calls).toBe(1);
+      seconds(clock, 1);
+      expect(selectCodeWait(actor.getSnapshot())).toBe(0);
+      expect(actor.getSnapshot().can({ type, code: '123456' })).toBe(true);
+    },
+  );
+});
+
 describe("the wait before 'Resend Email'", () => {
   const seconds = (clock: SimulatedClock, count: number) => {
     for (let second = 0; second < count; second += 1) clock.increment(1000);
@@ -365,7 +469,8 @@ describe("the wait before 'Resend Email'", () => {
   it('lasts as long as the server says when it throttles a resend (429), its text on the error line', async () => {
     const clock = new SimulatedClock();
     let sent = 0;
-    const throttled = new ApiError('Request was throttled. Expected available in 42 seconds.', 'http', 429);
+    // As the two-factor calls give it: the wait read from the answer.
+    const throttled = new ApiError('Request was throttled. Expected available in 42 seconds.', 'http', 429, null, 42);
     const { actor, until } = start(
       tokens.partialEmail(),
       { sendLoginEmail: fromPromise(() => (sent++ === 0 ? Promise.resolve() : Promise.reject(throttled))) },

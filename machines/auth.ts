@@ -2,7 +2,8 @@
 //   routing              the login gate, derived from the stored token
 //   signedOut            the credentials form ('Email or Username', 'Password'); signingIn; ended: the
 //                        server ended the session (a 401, a refused refresh), and the form says so
-//   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'
+//   setupRequired        2FA required but not configured: 'Email Codes' or 'Authenticator App'; asked
+//                        on signing in, or, reached from the invite page, after the account was created
 //   totpSetup            its setup call (again on Retry), then the QR code beside the code form
 //   emailSetup           its setup call, which sends the e-mail, then the code form beside the resend wait
 //   totpVerification     'Enter 2FA Code'
@@ -11,14 +12,15 @@
 //                        impersonation machines are its children, so signing out ends viewing as an affiliate
 // Logout, and Back with a partial token, also ask the server to revoke the refresh token.
 // 'Resend Email' waits 30 s after a code is sent, or as long as a 429 answer says, one second at a time.
+// A code answered 429 (too many attempts) waits as long as the answer says before another may be
+// sent, also a second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
-import { and, assertEvent, assign, not, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { errorText, isUnauthorizedError } from '../src/api/client.ts';
+import { and, assertEvent, assign, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { isUnauthorizedError, throttledSeconds } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
-import { throttledForSeconds } from '../src/domain/resend-wait.ts';
 import { serverClock } from '../src/domain/server-clock.ts';
 import { impersonationMachine } from './impersonation.ts';
 import { tokenRefreshMachine } from './token-refresh.ts';
@@ -27,6 +29,7 @@ import {
   codeCall,
   codeOf,
   codeOnly,
+  codeWait,
   confirmCode,
   emailCodeScreen,
   failTo,
@@ -85,12 +88,16 @@ export const authMachine = setup({
     hasDeviceId: ({ context }) => context.deviceId !== null,
     isFullCode: ({ event }) => codeOf(event).length === CODE_LENGTH,
     isStorageCleared: ({ event }) => event.type === 'STORAGE.CHANGED' && event.token === null,
+    isNewAccount: ({ event }) => event.type === 'SESSION.SIGNED_IN',
     isUnauthorized: ({ event }) => 'error' in event && isUnauthorizedError(event.error),
     isVerifiedTokenStored: ({ event }) => event.type === 'STORAGE.CHANGED' && gateFor(event.token) === 'app',
     isResendAllowed: ({ context }) => context.resendWait === 0,
     isLastSecond: ({ context }) => context.resendWait <= 1,
-    isThrottled: ({ event }) => 'error' in event && throttledForSeconds(errorText(event.error)) !== null,
+    isThrottled: ({ event }) => 'error' in event && throttledSeconds(event.error) !== null,
+    isLastCodeSecond: ({ context }) => context.codeWait <= 1,
   },
+  // The waits before Resend, and after too many codes, count down a second at a time.
+  delays: { second: 1000 },
   actions: {
     /** Writes context.token to storage (or clears it); provided by the session. */
     persistToken: () => {},
@@ -135,12 +142,15 @@ export const authMachine = setup({
     })),
     startResendWait: assign({ resendWait: (_, seconds: number) => seconds }),
     countDown: assign({ resendWait: ({ context }) => Math.max(0, context.resendWait - 1) }),
+    /** Too many codes: the wait they must sit out, which the screen shows instead of an error line. */
+    startCodeWait: assign({ codeWait: (_, seconds: number) => seconds, error: null }),
+    countDownCode: assign({ codeWait: ({ context }) => Math.max(0, context.codeWait - 1) }),
     requestRefresh: sendTo('tokenRefresh', { type: 'REFRESH.REQUEST' }),
     forwardToken: sendTo('tokenRefresh', (args) => ({ type: 'TOKEN.UPDATED' as const, tokens: tokensOf(args) })),
   },
 }).createMachine({
   id: 'auth',
-  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0 }),
+  context: ({ input }) => ({ token: input.token, error: null, deviceId: null, qrUrl: null, setupEmail: null, resendWait: 0, codeWait: 0 }),
   initial: 'routing',
   on: {
     BACK: { target: '.signedOut', actions: ['revokeSession', 'clearSession', 'persistToken'] },
@@ -201,6 +211,12 @@ export const authMachine = setup({
     },
 
     setupRequired: {
+      initial: 'asked',
+      states: {
+        // A new account signed in by its invite page: the screen greets it.
+        asked: { always: { guard: 'isNewAccount', target: 'afterRegistration' } },
+        afterRegistration: {},
+      },
       on: {
         'SETUP.CHOOSE_APP': { target: 'totpSetup', actions: 'clearError' },
         'SETUP.CHOOSE_EMAIL': { target: 'emailSetup', actions: 'clearError' },
@@ -228,7 +244,11 @@ export const authMachine = setup({
         },
         form: {
           initial: 'idle',
-          states: { idle: { on: { 'CODE.CONFIRM': confirmCode } }, confirming: codeCall('confirmTotp', codeAndDevice) },
+          states: {
+            idle: { on: { 'CODE.CONFIRM': confirmCode } },
+            confirming: codeCall('confirmTotp', codeAndDevice),
+            throttled: codeWait,
+          },
         },
       },
     }),
@@ -241,8 +261,9 @@ export const authMachine = setup({
     totpVerification: {
       initial: 'idle',
       states: {
-        idle: { on: { 'CODE.VERIFY': { guard: not('isCodeBlank'), target: 'verifying', actions: 'clearError' } } },
+        idle: { on: { 'CODE.VERIFY': { guard: 'isFullCode', target: 'verifying', actions: 'clearError' } } },
         verifying: codeCall('verifyTotp', codeOnly, 'totp'),
+        throttled: codeWait,
       },
     },
 

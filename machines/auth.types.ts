@@ -19,6 +19,8 @@ export interface AuthContext {
   setupEmail: string | null;
   /** Seconds until 'Resend Email' may send another code; 0 when it may. */
   resendWait: number;
+  /** Seconds until a code may be sent again after too many attempts (while the form is throttled). */
+  codeWait: number;
 }
 
 export type AuthEvent =

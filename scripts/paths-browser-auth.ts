@@ -144,18 +144,22 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
       ownServer(target, 'the sign-in to expire at the server');
       network.expireTokens();
     }
-    if (fault?.kind === 'throttled') throttleEmails();
+    if (fault?.kind === 'throttled') throttle('send');
+    if (fault?.kind === 'throttledCode') throttle('code');
     network.release(call);
   }
 
-  /** Five codes sent to the user whose oldest leaves the 15-minute window in 3 s: the server refuses the next one. */
-  function throttleEmails() {
-    const { db } = ownServer(target, 'the server to throttle e-mails');
+  /**
+   * Five codes sent to the user (`send`), or five wrong codes tried (`code`), whose oldest leaves
+   * the 15-minute window in 3 s: the server refuses the next one.
+   */
+  function throttle(what: 'send' | 'code') {
+    const { db } = ownServer(target, what === 'send' ? 'the server to throttle e-mails' : 'the server to throttle codes');
     const user = db.prepare<[string], { id: number }>('SELECT id FROM users WHERE username = ?').get(signedIn?.username ?? '');
-    if (!user) throw new Error('An e-mail is throttled, but nobody signed in in this path');
+    if (!user) throw new Error('A call is throttled, but nobody signed in in this path');
     const at = Date.now() - 15 * 60_000 + 3_000;
     const insert = db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
-    for (let sent = 0; sent < 5; sent += 1) insert.run(`send:${user.id}`, at);
+    for (let sent = 0; sent < 5; sent += 1) insert.run(`${what}:${user.id}`, at);
   }
 
   const click = (label: string) => page.getByRole('button', { name: label, exact: true }).click();

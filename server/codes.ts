@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { ServerContext } from './context.ts';
+import { ApiError } from './http.ts';
 import type { Limit } from './throttle.ts';
 import type { UserRow } from './users.ts';
 
@@ -46,6 +47,17 @@ const sendKey = (user: UserRow) => `send:${user.id}`;
 /** Throws 429 while the user has been sent too many codes lately. */
 export function checkSendLimit(ctx: ServerContext, user: UserRow): void {
   ctx.throttle.check(sendKey(user), SEND_LIMIT);
+}
+
+/** Whether the user has been sent too many codes lately (checkSendLimit would throw). */
+export function sendLimitReached(ctx: ServerContext, user: UserRow): boolean {
+  try {
+    checkSendLimit(ctx, user);
+    return false;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return true;
+    throw error;
+  }
 }
 
 /**

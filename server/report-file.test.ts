@@ -6,8 +6,10 @@ import { openDatabase, type Db } from './db.ts';
 import { buildReportWorkbook, type ReportRow } from './report-file.ts';
 import { ensureDemoData } from './seed.ts';
 
-// The workbook lists the period in the server's local zone; seed in that zone too.
-const TODAY = DateTime.local(2026, 11, 22, 14, 30);
+// The workbook lists the period in the zone the demo data counts its days in: not the test
+// machine's here, and with a DST change in the months reported.
+const ZONE = 'America/New_York';
+const TODAY = DateTime.fromObject({ year: 2026, month: 11, day: 22, hour: 14, minute: 30 }, { zone: ZONE });
 
 function seeded(): Db {
   const db = openDatabase(':memory:');
@@ -55,13 +57,13 @@ function summary(workbook: ExcelJS.Workbook): Map<string, { value: ExcelJS.CellV
 
 /** The affiliate's events in the period, selected independently of report-file.ts. */
 function eventsOfPeriod(db: Db, affiliateIds: string[], table: 'payment_events' | 'connection_fees', report: ReportRow) {
-  const from = DateTime.fromISO(report.start_date).toJSDate().toISOString();
-  const to = DateTime.fromISO(report.end_date).plus({ days: 1 }).toJSDate().toISOString();
+  const from = DateTime.fromISO(report.start_date, { zone: ZONE }).toJSDate().toISOString();
+  const to = DateTime.fromISO(report.end_date, { zone: ZONE }).plus({ days: 1 }).toJSDate().toISOString();
   return db
     .prepare(
       `SELECT * FROM ${table} WHERE affiliate_id IN (${affiliateIds.map(() => '?').join(',')}) AND created >= ? AND created < ? ORDER BY created, id`,
     )
-    .all(...affiliateIds, from, to) as { id: number; created: string; amount: string; policies?: string }[];
+    .all(...affiliateIds, from, to) as { id: number; created: string; amount: string; commission_pc?: string | null; policies?: string }[];
 }
 
 const sumOf = (values: ExcelJS.CellValue[]) => values.reduce<number>((total, value) => total + Number(value), 0);
@@ -105,11 +107,12 @@ describe('buildReportWorkbook', () => {
     expect(entries.get('Premium Collected')?.value).toBe(Number(superseded.premium_collected));
   });
 
-  it('lists one Sales row per own event of the period, whose totals match the report', async () => {
+  it("lists one Sales row per direct sale of the period (own, and the children's it earned a fee on), whose totals match the report", async () => {
     const sales = sheet(await loadWorkbook(db, report.id), 'Sales');
     expect(sales.getRow(1).values).toEqual([
       undefined,
       'Date',
+      'Affiliate',
       'Policy Number',
       'Traveler(s)',
       'Product',
@@ -118,21 +121,24 @@ describe('buildReportWorkbook', () => {
       'Referral Fee',
     ]);
     const rows = dataRows(sales);
-    const events = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
-    expect(rows).toHaveLength(events.length);
     expect(rows).toHaveLength(report.sales);
-    const policyNumbers = events.map(
-      (event) => (JSON.parse(event.policies ?? '[]') as { policy_number: string }[])[0]?.policy_number ?? '',
-    );
-    expect(rows.map((row) => row[1] ?? '')).toEqual(policyNumbers);
-    expect(sumOf(rows.map((row) => row[4]))).toBeCloseTo(Number(report.premium_collected), 2);
-    expect(sumOf(rows.map((row) => row[6]))).toBeCloseTo(Number(report.commission), 2);
+    // The own sales with a referral fee, and every child sale with a connection fee (none of them the own).
+    const own = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
+    const direct = own.filter((event) => Number(event.commission_pc ?? 0) !== 0 && Number(event.amount ?? 0) !== 0);
+    const connected = eventsOfPeriod(db, ['AFF-110', 'AFF-120'], 'connection_fees', report);
+    expect(rows).toHaveLength(direct.length + connected.length);
+    expect(rows.filter((row) => row[1] === 'Globetrotter Travel (AFF-100)')).toHaveLength(direct.length);
+    expect(sumOf(rows.map((row) => row[5]))).toBeCloseTo(Number(report.premium_collected), 2);
+    expect(sumOf(rows.map((row) => row[7]))).toBeCloseTo(Number(report.commission), 2);
   });
 
-  it('writes sale dates as the local wall-clock time of the event', async () => {
+  it("writes sale dates as the wall-clock time of the event in the demo data's zone", async () => {
     const [first] = dataRows(sheet(await loadWorkbook(db, report.id), 'Sales'));
-    const [event] = eventsOfPeriod(db, ['AFF-100'], 'payment_events', report);
-    const local = DateTime.fromISO(event!.created);
+    const earliest = [
+      ...eventsOfPeriod(db, ['AFF-100'], 'payment_events', report),
+      ...eventsOfPeriod(db, ['AFF-110', 'AFF-120'], 'connection_fees', report),
+    ].sort((a, b) => (a.created < b.created ? -1 : 1))[0];
+    const local = DateTime.fromISO(earliest!.created, { zone: ZONE });
     expect(first?.[0]).toEqual(new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second)));
   });
 
@@ -158,7 +164,7 @@ describe('buildReportWorkbook', () => {
   it("gives a platform-only affiliate zero referral fees and its child's connection fees", async () => {
     const nomad = latestReport(db, 'AFF-300', '2026-10-01');
     const workbook = await loadWorkbook(db, nomad.id);
-    expect(sumOf(dataRows(sheet(workbook, 'Sales')).map((row) => row[6]))).toBe(0);
+    expect(sumOf(dataRows(sheet(workbook, 'Sales')).map((row) => row[7]))).toBe(0);
     const fees = dataRows(sheet(workbook, 'Connection Fees'));
     expect(new Set(fees.map((row) => row[1]))).toEqual(new Set(['Nomad Students (AFF-310)']));
     expect(sumOf(fees.map((row) => row[3]))).toBeCloseTo(Number(nomad.connection_fees), 2);

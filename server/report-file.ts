@@ -1,11 +1,16 @@
 // Monthly affiliate reports: the figures of a period (sales, premium collected, commission,
 // connection fees) and the .xlsx file of a stored report (GET reports/affiliate/{id}/download/).
-// The seed computes the stored figures with the same period queries the workbook lists, so a
-// report's Summary sheet and its detail sheets agree.
+// A report's figures are those the dashboard shows for the affiliate and the period
+// (docs/product-rules.md, Dashboard figures and Reports): its direct sales (own sales with a
+// referral fee, and its connected affiliates' sales it earned a connection fee on, each sale
+// once), their premium, the referral fees and the connection fees. The workbook lists the same
+// sales and fees, so its Summary and its listing sheets agree.
+// A report's month is a calendar month in the zone the demo data lays out its days in (kept in
+// the database when it is seeded; the server's own zone otherwise).
 import BigNumber from 'bignumber.js';
 import ExcelJS from 'exceljs';
-import { DateTime, type Zone } from 'luxon';
-import type { Db } from './db.ts';
+import { DateTime } from 'luxon';
+import { getMeta, type Db } from './db.ts';
 
 export interface ReportRow {
   id: number;
@@ -35,13 +40,17 @@ interface Policy {
   travelers?: Traveler[] | null;
 }
 
+/** A direct sale of the period: an own sale with a referral fee, or a connected affiliate's sale with a connection fee. */
 export interface PeriodSale {
   id: number;
   created: string;
+  affiliate_id: string;
+  affiliate_name: string;
   amount: string | null;
+  /** The sale's commission percent; null for a connected affiliate's sale (its referral fee is not the report's). */
   commission_pc: string | null;
-  product: string;
-  policies: string;
+  product: string | null;
+  policies: string | null;
 }
 
 export interface PeriodConnectionFee {
@@ -56,15 +65,23 @@ export interface PeriodConnectionFee {
 
 // --- Money rules (see docs/product-rules.md, Dashboard figures) ----------------------------
 
-/** Referral fee (commission) of a sale: amount * commission percent / 100; missing values are 0. */
-export function saleCommission(amount: string | null, commissionPc: string | null): BigNumber {
-  return new BigNumber(amount ?? 0).times(commissionPc ?? 0).div(100);
+/** Amounts and fees are carried at 6 decimals, half to even. */
+const at6 = (value: BigNumber) => value.decimalPlaces(6, BigNumber.ROUND_HALF_EVEN);
+
+/** A sale's amount at 6 decimals; a missing amount is 0. */
+export function saleAmount(amount: string | null): BigNumber {
+  return at6(new BigNumber(amount ?? 0));
 }
 
-/** A connection fee: connection_fee_amount, else amount * connection_fee_pc / 100, else 0. */
+/** Referral fee (commission) of a sale: amount * commission percent / 100 at 6 decimals; missing values are 0. */
+export function saleCommission(amount: string | null, commissionPc: string | null): BigNumber {
+  return at6(new BigNumber(amount ?? 0).times(commissionPc ?? 0).div(100));
+}
+
+/** A connection fee: connection_fee_amount, else amount * connection_fee_pc / 100, else 0 (6 decimals). */
 export function connectionFee(row: Pick<PeriodConnectionFee, 'amount' | 'connection_fee_pc' | 'connection_fee_amount'>): BigNumber {
-  if (row.connection_fee_amount !== null) return new BigNumber(row.connection_fee_amount);
-  if (row.connection_fee_pc !== null) return new BigNumber(row.amount ?? 0).times(row.connection_fee_pc).div(100);
+  if (row.connection_fee_amount !== null) return at6(new BigNumber(row.connection_fee_amount));
+  if (row.connection_fee_pc !== null) return saleCommission(row.amount, row.connection_fee_pc);
   return new BigNumber(0);
 }
 
@@ -75,27 +92,65 @@ export function moneyString(value: BigNumber): string {
 
 // --- Period queries -----------------------------------------------------------------------
 
-/** A report period (inclusive local calendar days) as the UTC ISO range [from, to) of `created`. */
-export function periodBounds(startDate: string, endDate: string, zone?: Zone): { from: string; to: string } {
+/** The database key of the zone reports count their months in. */
+export const REPORT_ZONE_KEY = 'time_zone';
+
+/** The zone a report's month is counted in: the demo data's, else the server's own. */
+export function reportZone(db: Db): string {
+  return getMeta(db, REPORT_ZONE_KEY) ?? DateTime.local().zoneName;
+}
+
+/** A report period (inclusive local calendar days of `zone`) as the UTC ISO range [from, to) of `created`. */
+export function periodBounds(startDate: string, endDate: string, zone: string): { from: string; to: string } {
   const start = DateTime.fromISO(startDate, { zone }).startOf('day');
   const end = DateTime.fromISO(endDate, { zone }).startOf('day').plus({ days: 1 });
   return { from: start.toJSDate().toISOString(), to: end.toJSDate().toISOString() };
 }
 
-/** The affiliate's own sales in the period (its children's sales are not included), oldest first. */
-export function periodSales(db: Db, affiliateId: string, startDate: string, endDate: string, zone?: Zone): PeriodSale[] {
-  const { from, to } = periodBounds(startDate, endDate, zone);
-  return db
+interface Period {
+  affiliateId: string;
+  startDate: string;
+  endDate: string;
+}
+
+/**
+ * The period's direct sales, oldest first, each once: the affiliate's own sales whose referral
+ * fee is not zero, then (by the id a fee shares with its sale) the connected affiliates' sales
+ * it earned a connection fee on that are not among them, with the fee's amount.
+ */
+export function periodSales(db: Db, period: Period, zone = reportZone(db)): PeriodSale[] {
+  const { from, to } = periodBounds(period.startDate, period.endDate, zone);
+  const own = (
+    db
+      .prepare(
+        `SELECT e.id, e.created, e.affiliate_id, a.name AS affiliate_name, e.amount, e.commission_pc, e.product, e.policies
+         FROM payment_events e JOIN affiliates a ON a.affiliate_id = e.affiliate_id
+         WHERE e.affiliate_id = ? AND e.created >= ? AND e.created < ? ORDER BY e.created, e.id`,
+      )
+      .all(period.affiliateId, from, to) as PeriodSale[]
+  ).filter((sale) => !saleCommission(sale.amount, sale.commission_pc).isZero());
+  // A sale with a referral fee and a connection fee is one sale: the own row counts.
+  const seen = new Set(own.map((sale) => sale.id));
+  const connected: PeriodSale[] = [];
+  const feeSales = db
     .prepare(
-      `SELECT id, created, amount, commission_pc, product, policies FROM payment_events
-       WHERE affiliate_id = ? AND created >= ? AND created < ? ORDER BY created, id`,
+      `SELECT f.id, f.created, f.affiliate_id, a.name AS affiliate_name, f.amount, NULL AS commission_pc, e.product, e.policies
+         FROM connection_fees f JOIN affiliates a ON a.affiliate_id = f.affiliate_id
+         LEFT JOIN payment_events e ON e.id = f.id
+         WHERE a.parent_id = ? AND f.created >= ? AND f.created < ? ORDER BY f.created, f.id`,
     )
-    .all(affiliateId, from, to) as PeriodSale[];
+    .all(period.affiliateId, from, to) as PeriodSale[];
+  for (const sale of feeSales) {
+    if (seen.has(sale.id)) continue;
+    seen.add(sale.id);
+    connected.push(sale);
+  }
+  return [...own, ...connected].sort((a, b) => (a.created === b.created ? a.id - b.id : a.created < b.created ? -1 : 1));
 }
 
 /** Connection fees the affiliate earned in the period: fee rows whose connected affiliate's parent it is. */
-export function periodConnectionFees(db: Db, affiliateId: string, startDate: string, endDate: string, zone?: Zone): PeriodConnectionFee[] {
-  const { from, to } = periodBounds(startDate, endDate, zone);
+export function periodConnectionFees(db: Db, period: Period, zone = reportZone(db)): PeriodConnectionFee[] {
+  const { from, to } = periodBounds(period.startDate, period.endDate, zone);
   return db
     .prepare(
       `SELECT f.id, f.created, f.amount, f.affiliate_id, a.name AS affiliate_name,
@@ -103,17 +158,20 @@ export function periodConnectionFees(db: Db, affiliateId: string, startDate: str
        FROM connection_fees f JOIN affiliates a ON a.affiliate_id = f.affiliate_id
        WHERE a.parent_id = ? AND f.created >= ? AND f.created < ? ORDER BY f.created, f.id`,
     )
-    .all(affiliateId, from, to) as PeriodConnectionFee[];
+    .all(period.affiliateId, from, to) as PeriodConnectionFee[];
 }
 
-/** A report's figures: own sales counted and summed, their commission, and the connection fees earned. */
-export function reportFigures(db: Db, affiliateId: string, startDate: string, endDate: string, zone?: Zone): ReportFigures {
-  const sales = periodSales(db, affiliateId, startDate, endDate, zone);
-  const fees = periodConnectionFees(db, affiliateId, startDate, endDate, zone);
+/**
+ * A report's figures, the dashboard's for the affiliate and the period: Number of Direct Sales,
+ * Total Direct Sales, Referral Fees and Connection Fees.
+ */
+export function reportFigures(db: Db, period: Period, zone = reportZone(db)): ReportFigures {
+  const sales = periodSales(db, period, zone);
+  const fees = periodConnectionFees(db, period, zone);
   const sum = (values: BigNumber[]) => values.reduce((total, value) => total.plus(value), new BigNumber(0));
   return {
     sales: sales.length,
-    premium_collected: moneyString(sum(sales.map((sale) => new BigNumber(sale.amount ?? 0)))),
+    premium_collected: moneyString(sum(sales.map((sale) => saleAmount(sale.amount)))),
     commission: moneyString(sum(sales.map((sale) => saleCommission(sale.amount, sale.commission_pc)))),
     connection_fees: moneyString(sum(fees.map(connectionFee))),
   };
@@ -134,9 +192,11 @@ export async function buildReportWorkbook(db: Db, reportId: number): Promise<Buf
 
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Affiliate Portal';
+  const period = { affiliateId: report.affiliate_id, startDate: report.start_date, endDate: report.end_date };
+  const zone = reportZone(db);
   addSummarySheet(workbook, report, affiliate?.name ?? report.affiliate_id);
-  addSalesSheet(workbook, periodSales(db, report.affiliate_id, report.start_date, report.end_date));
-  addConnectionFeesSheet(workbook, periodConnectionFees(db, report.affiliate_id, report.start_date, report.end_date));
+  addSalesSheet(workbook, periodSales(db, period, zone), zone);
+  addConnectionFeesSheet(workbook, periodConnectionFees(db, period, zone), zone);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
@@ -162,10 +222,11 @@ function addSummarySheet(workbook: ExcelJS.Workbook, report: ReportRow, affiliat
   }
 }
 
-/** Sales: one row per payment event of the affiliate in the period. */
-function addSalesSheet(workbook: ExcelJS.Workbook, sales: PeriodSale[]): void {
+/** Sales: one row per direct sale of the period (the report's Sales), own and connected affiliates' alike. */
+function addSalesSheet(workbook: ExcelJS.Workbook, sales: PeriodSale[], zone: string): void {
   const sheet = addListSheet(workbook, 'Sales', [
     { header: 'Date', width: 18, numFmt: DATE_TIME_FORMAT },
+    { header: 'Affiliate', width: 30 },
     { header: 'Policy Number', width: 16 },
     { header: 'Traveler(s)', width: 40 },
     { header: 'Product', width: 20 },
@@ -176,19 +237,20 @@ function addSalesSheet(workbook: ExcelJS.Workbook, sales: PeriodSale[]): void {
   for (const sale of sales) {
     const policy = firstPolicy(sale.policies);
     sheet.addRow([
-      excelDateTime(sale.created),
+      excelDateTime(sale.created, zone),
+      `${sale.affiliate_name} (${sale.affiliate_id})`,
       policy?.policy_number ?? '',
       travelerNames(policy),
-      sale.product,
-      Number(sale.amount ?? 0),
+      sale.product ?? '',
+      saleAmount(sale.amount).toNumber(),
       Number(sale.commission_pc ?? 0),
-      saleCommission(sale.amount, sale.commission_pc).decimalPlaces(6).toNumber(),
+      saleCommission(sale.amount, sale.commission_pc).toNumber(),
     ]);
   }
 }
 
 /** Connection Fees: one row per fee earned on a connected (child) affiliate's sale. */
-function addConnectionFeesSheet(workbook: ExcelJS.Workbook, fees: PeriodConnectionFee[]): void {
+function addConnectionFeesSheet(workbook: ExcelJS.Workbook, fees: PeriodConnectionFee[], zone: string): void {
   const sheet = addListSheet(workbook, 'Connection Fees', [
     { header: 'Date', width: 18, numFmt: DATE_TIME_FORMAT },
     { header: 'Connected Affiliate', width: 30 },
@@ -197,10 +259,10 @@ function addConnectionFeesSheet(workbook: ExcelJS.Workbook, fees: PeriodConnecti
   ]);
   for (const fee of fees) {
     sheet.addRow([
-      excelDateTime(fee.created),
+      excelDateTime(fee.created, zone),
       `${fee.affiliate_name} (${fee.affiliate_id})`,
-      Number(fee.amount ?? 0),
-      connectionFee(fee).decimalPlaces(6).toNumber(),
+      saleAmount(fee.amount).toNumber(),
+      connectionFee(fee).toNumber(),
     ]);
   }
 }
@@ -219,8 +281,9 @@ function addListSheet(workbook: ExcelJS.Workbook, name: string, columns: ListCol
   return sheet;
 }
 
-/** Only the first policy of an event counts. */
-function firstPolicy(policiesJson: string): Policy | undefined {
+/** Only the first policy of an event counts; a connected affiliate's sale may have none on record. */
+function firstPolicy(policiesJson: string | null): Policy | undefined {
+  if (policiesJson === null) return undefined;
   const policies = JSON.parse(policiesJson) as Policy[];
   return policies[0];
 }
@@ -230,10 +293,10 @@ function travelerNames(policy: Policy | undefined): string {
 }
 
 /**
- * Excel date-times carry no zone: write the server's local wall-clock time of `created` so the
- * sheet shows the same day and time as the dashboard (exceljs stores a Date's UTC fields).
+ * Excel date-times carry no zone: write the wall-clock time of `created` in the report's zone, so
+ * the sheet shows the day and time the month was counted by (exceljs stores a Date's UTC fields).
  */
-function excelDateTime(createdIso: string): Date {
-  const local = DateTime.fromISO(createdIso).toLocal();
+function excelDateTime(createdIso: string, zone: string): Date {
+  const local = DateTime.fromISO(createdIso, { zone });
   return new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
 }

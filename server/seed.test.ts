@@ -313,32 +313,41 @@ describe('reports', () => {
     expect(new Set(keys).size + twice.length).toBe(rows.length); // never more than two issues
   });
 
-  it('carry the figures recomputed from the stored events in the latest issue', () => {
-    const latest = new Map<string, ReportRow>();
-    for (const row of rows) latest.set(`${row.affiliate_id}|${row.start_date}`, row); // ordered by id
+  it("carry the dashboard's figures for the affiliate and the month, in every issue", () => {
     const parents = new Map(
       all<{ affiliate_id: string; parent_id: string | null }>(db, 'SELECT * FROM affiliates').map((a) => [a.affiliate_id, a.parent_id]),
     );
     const monthOf = (created: string) => localDate(created).startOf('month').toISODate();
+    const at6 = (value: BigNumber.Value) => new BigNumber(value).decimalPlaces(6, BigNumber.ROUND_HALF_EVEN);
+    const commissionOf = (row: EventRow) => at6(new BigNumber(row.amount ?? 0).times(row.commission_pc ?? 0).div(100));
     const eventRows = events(db).map((row) => ({ ...row, month: monthOf(row.created) }));
     const feeRows = fees(db).map((fee) => ({ ...fee, month: monthOf(fee.created) }));
-    for (const report of latest.values()) {
-      const own = eventRows.filter((row) => row.affiliate_id === report.affiliate_id && row.month === report.start_date);
+    const sum = (values: BigNumber.Value[]) =>
+      values.reduce<BigNumber>((total, value) => total.plus(value), new BigNumber(0)).toFixed(2, BigNumber.ROUND_HALF_EVEN);
+    for (const report of rows) {
+      // Direct sales: own sales with a referral fee, and the connected affiliates' sales it earned a fee on, each id once.
+      const direct = eventRows.filter(
+        (row) => row.affiliate_id === report.affiliate_id && row.month === report.start_date && !commissionOf(row).isZero(),
+      );
       const connected = feeRows.filter((fee) => parents.get(fee.affiliate_id) === report.affiliate_id && fee.month === report.start_date);
-      const sum = (values: BigNumber.Value[]) =>
-        values.reduce<BigNumber>((total, value) => total.plus(value), new BigNumber(0)).toFixed(2, BigNumber.ROUND_HALF_EVEN);
+      const directIds = new Set(direct.map((row) => row.id));
+      const connectedOnly = connected.filter((fee) => !directIds.has(fee.id));
       expect(report).toMatchObject({
-        sales: own.length,
-        premium_collected: sum(own.map((row) => row.amount ?? 0)),
-        commission: sum(own.map((row) => new BigNumber(row.amount ?? 0).times(row.commission_pc ?? 0).div(100))),
+        sales: direct.length + new Set(connectedOnly.map((fee) => fee.id)).size,
+        premium_collected: sum([...direct, ...connectedOnly].map((row) => at6(row.amount ?? 0))),
+        commission: sum(direct.map(commissionOf)),
         connection_fees: sum(
-          connected.map((fee) => fee.connection_fee_amount ?? new BigNumber(fee.amount ?? 0).times(fee.connection_fee_pc ?? 0).div(100)),
+          connected.map((fee) =>
+            fee.connection_fee_amount !== null
+              ? at6(fee.connection_fee_amount)
+              : at6(new BigNumber(fee.amount ?? 0).times(fee.connection_fee_pc ?? 0).div(100)),
+          ),
         ),
       });
-      expect(own.length).toBeGreaterThan(20);
+      expect(direct.length + connected.length).toBeGreaterThan(20);
     }
-    expect([...latest.values()].filter((r) => r.affiliate_id === 'AFF-300').every((r) => r.commission === '0.00')).toBe(true);
-    expect([...latest.values()].filter((r) => r.affiliate_id === 'AFF-200').every((r) => r.connection_fees === '0.00')).toBe(true);
+    expect(rows.filter((r) => r.affiliate_id === 'AFF-300').every((r) => r.commission === '0.00')).toBe(true);
+    expect(rows.filter((r) => r.affiliate_id === 'AFF-200').every((r) => r.connection_fees === '0.00')).toBe(true);
   });
 });
 

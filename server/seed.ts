@@ -1,14 +1,14 @@
 // Demo data for the reference API, relative to today: affiliates, demo accounts, an invite,
-// 14 months of sales and connection fees, and the monthly reports available by today.
+// 14 months of sales and connection fees, and the monthly reports available by today, whose
+// figures are the dashboard's for their month (computed again whenever sales are added).
 // Sales are drawn from a PRNG seeded per (local day, affiliate) and their ids derive from the
 // day, so a day always gets the same rows whenever seeding runs; later runs only top up.
 import { randomUUID } from 'node:crypto';
-import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import { withDescendants } from './auth.ts';
 import { type Db, getMeta, setMeta } from './db.ts';
 import { hashPasswordSync } from './passwords.ts';
-import { moneyString, reportFigures, type ReportFigures } from './report-file.ts';
+import { REPORT_ZONE_KEY, reportFigures, type ReportRow } from './report-file.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026';
 
@@ -336,20 +336,12 @@ function availableMonths(firstMonth: DateTime, today: DateTime): DateTime[] {
   return months;
 }
 
-/** A first, superseded issue of a report: slightly lower figures, replaced by the next id. */
-function supersededFigures(figures: ReportFigures, random: Random): ReportFigures {
-  const factor = new BigNumber(1).minus(random.int(2, 6) / 100);
-  const scaled = (value: string) => moneyString(new BigNumber(value).times(factor));
-  return {
-    sales: Math.max(0, figures.sales - random.int(1, 3)),
-    premium_collected: scaled(figures.premium_collected),
-    commission: scaled(figures.commission),
-    connection_fees: scaled(figures.connection_fees),
-  };
-}
-
-/** Inserts the reports that are available and missing, month by month; about one in five was issued twice. */
-function insertReports(db: Db, firstMonth: DateTime, today: DateTime): number {
+/**
+ * Inserts the reports that are available and missing, month by month, with the dashboard's
+ * figures for the affiliate and the month in `zone`; about one in five was issued twice (a month
+ * computed again gets a new report with a higher id, here with the same figures).
+ */
+function insertReports(db: Db, firstMonth: DateTime, today: DateTime, zone: string): number {
   const exists = db.prepare('SELECT 1 FROM reports WHERE affiliate_id = ? AND start_date = ?');
   const insert = db.prepare(
     `INSERT INTO reports (report_date, start_date, end_date, affiliate_id, sales, premium_collected, commission, connection_fees)
@@ -364,17 +356,30 @@ function insertReports(db: Db, firstMonth: DateTime, today: DateTime): number {
     };
     for (const affiliateId of REPORTED_AFFILIATES) {
       if (exists.get(affiliateId, period.start_date)) continue;
-      const figures = reportFigures(db, affiliateId, period.start_date, period.end_date, today.zone);
-      const random = createRandom(`${period.start_date}|${affiliateId}|report`);
-      if (random.chance(0.2)) {
-        insert.run({ ...period, affiliate_id: affiliateId, ...supersededFigures(figures, random) });
-        inserted += 1;
-      }
-      insert.run({ ...period, affiliate_id: affiliateId, ...figures });
-      inserted += 1;
+      const figures = reportFigures(db, { affiliateId, startDate: period.start_date, endDate: period.end_date }, zone);
+      const issues = createRandom(`${period.start_date}|${affiliateId}|report`).chance(0.2) ? 2 : 1;
+      for (let issue = 0; issue < issues; issue++) insert.run({ ...period, affiliate_id: affiliateId, ...figures });
+      inserted += issues;
     }
   }
   return inserted;
+}
+
+/**
+ * Sales added to a month that has its reports already (a seed size, or a day seeded again) are
+ * counted in them: every report's figures are computed again from the stored sales and fees.
+ */
+function recountReports(db: Db, zone: string): number {
+  const update = db.prepare(
+    'UPDATE reports SET sales = @sales, premium_collected = @premium_collected, commission = @commission, connection_fees = @connection_fees WHERE id = @id',
+  );
+  let changed = 0;
+  for (const report of db.prepare('SELECT * FROM reports ORDER BY id').all() as ReportRow[]) {
+    const figures = reportFigures(db, { affiliateId: report.affiliate_id, startDate: report.start_date, endDate: report.end_date }, zone);
+    const same = (Object.keys(figures) as (keyof typeof figures)[]).every((key) => figures[key] === report[key]);
+    if (!same) changed += update.run({ id: report.id, ...figures }).changes;
+  }
+  return changed;
 }
 
 function insertAffiliates(db: Db): number {
@@ -713,7 +718,8 @@ export interface DemoDataOptions {
  * Seeds the demo data, or tops it up. meta `seeded_from` keeps the first seeded day and
  * `seeded_through` the last one: a later run re-reads that last day (it may have been seeded
  * only up to the time of that run) and adds the following days up to `today`'s time of day,
- * then the reports that became available. Existing rows are never changed.
+ * then the reports that became available. Existing rows are never changed, except the figures of
+ * reports whose month got more sales.
  */
 export function ensureDemoData(db: Db, options: DemoDataOptions): void {
   const { today } = options;
@@ -729,6 +735,8 @@ export function ensureDemoData(db: Db, options: DemoDataOptions): void {
     for (const username of insertUsers(db)) log(`Created demo account ${username}`);
     if (insertDemoInvite(db, today.toMillis())) log(`Created demo invite ${DEMO_INVITE_ID} for ${DEMO_INVITE_AFFILIATE}`);
 
+    // The demo's days, and so its reports' months, are counted in the zone of its first seeding.
+    const zone = getMeta(db, REPORT_ZONE_KEY) ?? today.zone.name;
     const seededFrom = getMeta(db, 'seeded_from') ?? isoDate(todayDate.startOf('month').minus({ months: MONTHS_OF_HISTORY }));
     const seededThrough = getMeta(db, 'seeded_through');
     const firstDay = DateTime.fromISO(seededThrough ?? seededFrom, { zone: today.zone });
@@ -736,15 +744,19 @@ export function ensureDemoData(db: Db, options: DemoDataOptions): void {
     for (let day = firstDay; day <= todayDate; day = day.plus({ days: 1 })) days.push(day);
 
     const { events, fees } = insertSales(db, days, today.toMillis());
+    let added = { events: 0, fees: 0 };
     if (options.seedEvents !== undefined) {
-      const added = insertSeedSize(db, today, options.seedEvents);
+      added = insertSeedSize(db, today, options.seedEvents);
       if (added.events + added.fees > 0) {
         log(
           `Seed size ${options.seedEvents}: added ${added.events} payment events and ${added.fees} connection fees to ${SEED_SIZE_ACCOUNT}'s last 30 days`,
         );
       }
     }
-    const reports = insertReports(db, DateTime.fromISO(seededFrom, { zone: today.zone }).startOf('month'), todayDate);
+    const recounted = events + fees + added.events + added.fees > 0 ? recountReports(db, zone) : 0;
+    if (recounted > 0) log(`Counted the added sales in ${recounted} reports`);
+    const reports = insertReports(db, DateTime.fromISO(seededFrom, { zone: today.zone }).startOf('month'), todayDate, zone);
+    setMeta(db, REPORT_ZONE_KEY, zone);
     setMeta(db, 'seeded_from', seededFrom);
     if (!seededThrough || seededThrough < isoDate(todayDate)) setMeta(db, 'seeded_through', isoDate(todayDate));
 

@@ -59,8 +59,9 @@ describe('GET reports/affiliate/{id}/download/', () => {
     const workbook = await new ExcelJS.Workbook().xlsx.load(Buffer.from(answer.body as ArrayBuffer) as unknown as ExcelJS.Buffer);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Summary', 'Sales', 'Connection Fees']);
     expect(workbook.getWorksheet('Summary')?.getCell('B1').value).toBe('Parent Travel');
-    // P1's own November sales (101, 105) and the fees on C1's and C2's sales, under a header row.
-    expect(workbook.getWorksheet('Sales')?.rowCount).toBe(3);
+    // P1's direct November sales under a header row: its own 101 (105 earns no referral fee) and
+    // C1's and C2's sales (102, 103) it earned connection fees on; the fees on those two.
+    expect(workbook.getWorksheet('Sales')?.rowCount).toBe(4);
     expect(workbook.getWorksheet('Connection Fees')?.rowCount).toBe(3);
   });
 

@@ -46,12 +46,35 @@ describe('POST 2fa/totp/setup/', () => {
     expectDetail(await post('2fa/totp/setup/'), 401);
   });
 
-  it('keeps only the newest few devices waiting for confirmation, whatever kind, however often one sets up', async () => {
+  it('answers the same device and secret to a setup started again within 10 minutes, and a new one after', async () => {
+    const setUp = async (access: string) => totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, access)).body);
+    const secretOf = (setup: { qr_url: string }) => new URL(setup.qr_url).searchParams.get('secret');
+    const old = await setUp((await passwordPair('fresh')).access);
+    api.server.clock.advance(10 * MINUTE);
+    const first = await setUp((await passwordPair('fresh')).access);
+    expect(first.device_id).not.toBe(old.device_id);
+    expect(secretOf(first)).not.toBe(secretOf(old));
+
+    // The user went back to the login screen and signed in again: the key they scanned still fits.
+    api.server.clock.advance(10 * MINUTE - 1_000);
     const partial = await passwordPair('fresh');
-    const setUp = async (path: string) => ((await post(path, undefined, partial.access)).body as { device_id: string }).device_id;
+    expect(await setUp(partial.access)).toEqual(first);
+    const token = await totpCode(secretOf(first) ?? '', api.server.clock.now());
+    expect((await post('2fa/totp/confirm/', { token, device_id: first.device_id }, partial.access)).status).toBe(200);
+  });
+
+  it('keeps only the newest few devices waiting for confirmation, whatever kind, however often one sets up', async () => {
+    const setUp = async (path: string) =>
+      ((await post(path, undefined, (await passwordPair('fresh')).access)).body as { device_id: string }).device_id;
     const first = await setUp('2fa/email/setup/');
     const later: string[] = [];
-    for (let setup = 0; setup < PENDING_DEVICES_KEPT + 3; setup++) later.push(await setUp('2fa/totp/setup/'));
+    // Each setup after the last one's reuse window: a new device every time.
+    for (let setup = 0; setup < PENDING_DEVICES_KEPT + 3; setup++) {
+      api.server.clock.advance(10 * MINUTE);
+      later.push(await setUp('2fa/totp/setup/'));
+    }
+    expect(new Set(later).size).toBe(later.length);
+    const partial = await passwordPair('fresh');
     const pending = api.server.db.prepare('SELECT id FROM devices WHERE user_id = ? AND confirmed_at IS NULL').all(user('fresh').id);
     expect(pending.map((row) => (row as { id: string }).id).sort()).toEqual(later.slice(-PENDING_DEVICES_KEPT).sort());
     expectFieldErrors(
@@ -116,9 +139,17 @@ describe('POST 2fa/totp/confirm/', () => {
     expectDetail(await post('2fa/totp/confirm/', { token: later, device_id: setup.deviceId }, confirmed.access), 403);
   });
 
-  it('refuses (403) a confirmation whose body came only after another had set the method', async () => {
+  /** Two devices waiting at once: the second set up after the first one's reuse window (with the second's fresh token). */
+  async function twoSetups() {
     const first = await startSetup();
+    api.server.clock.advance(10 * MINUTE);
     const second = await startSetup();
+    expect(second.deviceId).not.toBe(first.deviceId);
+    return { first: { ...first, access: second.access }, second };
+  }
+
+  it('refuses (403) a confirmation whose body came only after another had set the method', async () => {
+    const { first, second } = await twoSetups();
     const held = postHeld(
       '2fa/totp/confirm/',
       { token: await totpCode(first.secret, api.server.clock.now()), device_id: first.deviceId },
@@ -131,8 +162,7 @@ describe('POST 2fa/totp/confirm/', () => {
   });
 
   it('lets one of two confirmations checked at once set the method, and leaves the other device pending', async () => {
-    const first = await startSetup();
-    const second = await startSetup();
+    const { first, second } = await twoSetups();
     const now = api.server.clock.now();
     // Their bodies held until both are waiting, then sent together: each checks its code while the other does.
     const held = [
@@ -214,10 +244,37 @@ describe('POST 2fa/email/confirm_setup/', () => {
     const setup = await startSetup();
     const wrong = setup.code === '000000' ? '111111' : '000000';
     expectFieldErrors(await post('2fa/email/confirm_setup/', { token: wrong, device_id: setup.deviceId }, setup.access), { token: true });
-    const other = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, setup.access)).body);
-    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: other.device_id }, setup.access), {
+    // A setup after the first one's reuse window: another device, with its own code.
+    api.server.clock.advance(10 * MINUTE);
+    const other = await startSetup();
+    expect(other.deviceId).not.toBe(setup.deviceId);
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: other.code, device_id: setup.deviceId }, other.access), {
       token: true,
     });
+  });
+
+  it('answers the same device to a setup started again within 10 minutes, with a new code that replaces the last', async () => {
+    const setup = await startSetup();
+    api.server.clock.advance(10 * MINUTE - 1_000);
+    const again = await startSetup();
+    expect(again.deviceId).toBe(setup.deviceId);
+    expect(api.server.outbox(user('fresh').email)).toHaveLength(2);
+    expectFieldErrors(await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, again.access), {
+      token: true,
+    });
+    expect((await post('2fa/email/confirm_setup/', { token: again.code, device_id: setup.deviceId }, again.access)).status).toBe(200);
+  });
+
+  it('answers the same device without an e-mail once too many were sent, and the last code still confirms', async () => {
+    const setup = await startSetup();
+    for (let resend = 0; resend < 4; resend++) expect((await post('token/send-email/', undefined, setup.access)).status).toBe(200);
+    expectDetail(await post('token/send-email/', undefined, setup.access), 429);
+    const last = mailedCode(user('fresh').email);
+
+    const again = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, setup.access)).body);
+    expect(again.device_id).toBe(setup.deviceId);
+    expect(api.server.outbox(user('fresh').email)).toHaveLength(5);
+    expect((await post('2fa/email/confirm_setup/', { token: last, device_id: setup.deviceId }, setup.access)).status).toBe(200);
   });
 
   it('rejects a setup code older than 10 minutes', async () => {
@@ -239,5 +296,42 @@ describe('POST 2fa/email/confirm_setup/', () => {
 
   it('refuses (403) a partial token of a user who already has a method', async () => {
     expectDetail(await post('2fa/email/confirm_setup/', { token: '123456', device_id: 'x' }, (await passwordPair('child')).access), 403);
+  });
+});
+
+describe('too many codes', () => {
+  /** A 429 whose Retry-After and DRF text name the same wait, about the 15 minutes of the window. */
+  function expectThrottled(answer: Awaited<ReturnType<typeof post>>) {
+    const text = expectDetail(answer, 429, /^Request was throttled\. Expected available in \d+ seconds\.$/);
+    const seconds = Number(/(\d+) seconds/.exec(text)?.[1]);
+    expect(answer.headers.get('Retry-After')).toBe(String(seconds));
+    expect(seconds).toBeGreaterThan(14 * 60);
+    expect(seconds).toBeLessThanOrEqual(15 * 60);
+  }
+
+  it('answers the sixth setup code within 15 minutes with 429, saying how long to wait in Retry-After and in words', async () => {
+    const partial = await passwordPair('fresh');
+    const totp = totpSetupSchema.parse((await post('2fa/totp/setup/', undefined, partial.access)).body);
+    const secret = new URL(totp.qr_url).searchParams.get('secret') ?? '';
+    const right = await totpCode(secret, api.server.clock.now());
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expectFieldErrors(await post('2fa/totp/confirm/', { token: wrong, device_id: totp.device_id }, partial.access), { token: true });
+    }
+    expectThrottled(await post('2fa/totp/confirm/', { token: right, device_id: totp.device_id }, partial.access));
+    // The same count holds for the e-mail setup's codes.
+    const email = emailSetupSchema.parse((await post('2fa/email/setup/', undefined, partial.access)).body);
+    expectThrottled(
+      await post('2fa/email/confirm_setup/', { token: mailedCode(user('fresh').email), device_id: email.device_id }, partial.access),
+    );
+  });
+
+  it('answers the sixth sign-in code within 15 minutes with 429 and Retry-After too', async () => {
+    const partial = await passwordPair('parent');
+    const right = await nowCode('parent');
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt++)
+      expectFieldErrors(await post('token/verify/', { token: wrong }, partial.access), { token: true });
+    expectThrottled(await post('token/verify/', { token: right }, partial.access));
   });
 });

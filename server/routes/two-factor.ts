@@ -1,19 +1,23 @@
 // Two-factor setup for an account that has none yet: authenticator app (2fa/totp/setup/,
 // 2fa/totp/confirm/) and e-mailed codes (2fa/email/setup/, 2fa/email/confirm_setup/). Confirming
 // returns a verified token pair. An account with a method keeps it: replacing it with a stolen
-// access token alone would lock the owner out of their second factor.
+// access token alone would lock the owner out of their second factor. A setup started again within
+// 10 minutes answers the same device (and authenticator secret): a key scanned before going back
+// still confirms.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { currentUser, requireAuth } from '../auth.ts';
-import { checkSendLimit, checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, totpUri } from '../codes.ts';
+import { checkSendLimit, checkTotp, newTotpSecret, redeemEmailCode, sendEmailCode, sendLimitReached, totpUri } from '../codes.ts';
 import type { AppEnv, ServerContext } from '../context.ts';
 import { detail, fieldErrors, messages, readBody, requiredString } from '../http.ts';
 import { configuredMethod, findUserById, type UserRow } from '../users.ts';
 
 /** Devices waiting for confirmation kept per user: a setup started in a few tabs still confirms. */
 export const PENDING_DEVICES_KEPT = 5;
+/** How long a new setup call answers the device an earlier one started, rather than a new one. */
+export const PENDING_SETUP_REUSE_MS = 10 * 60_000;
 
 const confirmBody = z.object({ token: requiredString, device_id: requiredString });
 
@@ -45,6 +49,16 @@ export function twoFactorRoutes(ctx: ServerContext) {
       .get(deviceId, c.get('user').id, kind);
     if (!device || device.confirmed_at !== null) throw fieldErrors({ device_id: ['Invalid device.'] });
     return device;
+  }
+
+  /** The user's newest device of the kind still waiting for its confirmation, if it was started within the reuse window. */
+  function recentPendingDevice(user: UserRow, kind: DeviceRow['kind']): DeviceRow | undefined {
+    return ctx.db
+      .prepare<[number, string, number], DeviceRow>(
+        `SELECT * FROM devices WHERE user_id = ? AND kind = ? AND confirmed_at IS NULL AND created_at > ?
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      )
+      .get(user.id, kind, ctx.now() - PENDING_SETUP_REUSE_MS);
   }
 
   /**
@@ -91,6 +105,8 @@ export function twoFactorRoutes(ctx: ServerContext) {
 
   app.post('/2fa/totp/setup/', (c) => {
     const user = userMaySetUp(c);
+    const pending = recentPendingDevice(user, 'totp');
+    if (pending?.secret) return c.json({ device_id: pending.id, qr_url: totpUri(pending.secret, user.username) });
     const secret = newTotpSecret();
     const id = addPendingDevice(user, 'totp', secret);
     return c.json({ device_id: id, qr_url: totpUri(secret, user.username) });
@@ -113,6 +129,13 @@ export function twoFactorRoutes(ctx: ServerContext) {
 
   app.post('/2fa/email/setup/', (c) => {
     const user = userMaySetUp(c);
+    const pending = recentPendingDevice(user, 'email');
+    if (pending) {
+      // A new code for the same device; past the send limit, the code last sent for it is still
+      // valid (a code lives as long as the reuse window, and was sent after the device was made).
+      if (!sendLimitReached(ctx, user)) sendEmailCode(ctx, user, 'setup', pending.id);
+      return c.json({ device_id: pending.id, email: user.email });
+    }
     checkSendLimit(ctx, user);
     const id = addPendingDevice(user, 'email', null);
     sendEmailCode(ctx, user, 'setup', id);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeTokenPair, partialClaims, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { createAuthApi } from './auth.ts';
-import { createApiClient } from './client.ts';
+import { createApiClient, throttledSeconds } from './client.ts';
 
 const json = (body: unknown, status = 200) => Response.json(body, { status });
 const urlOf = (input: RequestInfo | URL) =>
@@ -106,5 +106,22 @@ describe('a report download', () => {
     await client.blob('reports/affiliate/1/download/');
     expect(requests[0]?.headers.get('Accept')).toBe('*/*');
     expect(requests[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+  });
+});
+
+describe('a code answered 429 (too many attempts)', () => {
+  const throttled = (headers: Record<string, string>) => () =>
+    Response.json({ detail: 'Request was throttled. Expected available in 896 seconds.' }, { status: 429, headers });
+
+  it.each([
+    ['verifyTotp', (api: ReturnType<typeof createAuthApi>) => api.verifyTotp('123456')],
+    ['verifyEmailCode', (api: ReturnType<typeof createAuthApi>) => api.verifyEmailCode('123456')],
+    ['confirmTotp', (api: ReturnType<typeof createAuthApi>) => api.confirmTotp('123456', 'device-1')],
+    ['confirmEmailSetup', (api: ReturnType<typeof createAuthApi>) => api.confirmEmailSetup('123456', 'device-1')],
+  ])('%s carries the wait: its Retry-After, else the seconds its text gives', async (_, call) => {
+    const withHeader = await call(authApi(throttled({ 'Retry-After': '600' })).api).catch((error: unknown) => error);
+    expect(throttledSeconds(withHeader)).toBe(600);
+    const withText = await call(authApi(throttled({})).api).catch((error: unknown) => error);
+    expect(throttledSeconds(withText)).toBe(896);
   });
 });

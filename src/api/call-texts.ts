@@ -32,7 +32,7 @@ export async function withTexts<T>(call: Promise<T>, texts: FailureTexts): Promi
         : rejected
           ? texts.rejected(error)
           : texts.failed(error);
-    throw new ApiError(text, error.kind, error.status, error.body);
+    throw new ApiError(text, error.kind, error.status, error.body, error.retryAfter);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { ApiError, createApiClient, httpErrorText, messages, type ApiClientOptions } from './client.ts';
+import { ApiError, createApiClient, httpErrorText, messages, throttledSeconds, type ApiClientOptions } from './client.ts';
 
 /** A fetch that records each request and answers with the next of `answers`. */
 function recordingFetch(...answers: (Response | Error)[]) {
@@ -149,5 +149,24 @@ describe('the API client', () => {
     const blob = await client({ fetch, getAccessToken: () => 't' }).blob('reports/affiliate/7/download/');
     expect(blob.size).toBe(4);
     expect(requests[0]?.headers.get('Authorization')).toBe('Bearer t');
+  });
+
+  it("keeps a throttled answer's Retry-After in seconds, as DRF sends it", async () => {
+    const drf = { detail: 'Request was throttled. Expected available in 896 seconds.' };
+    const failureOf = async (headers: Record<string, string>) => {
+      const { fetch } = recordingFetch(
+        new Response(JSON.stringify(drf), { status: 429, headers: { 'Content-Type': 'application/json', ...headers } }),
+      );
+      return client({ fetch })
+        .request('token/verify/', { method: 'POST' })
+        .catch((error: unknown) => error);
+    };
+    const inSeconds = await failureOf({ 'Retry-After': '120' });
+    expect(inSeconds).toMatchObject({ status: 429, retryAfter: 120 });
+    expect(throttledSeconds(inSeconds)).toBe(120);
+    // Anything else (a date, nothing) leaves the wait to what the call's texts read (two-factor.ts).
+    expect(await failureOf({ 'Retry-After': new Date(Date.now() + 90_000).toUTCString() })).toMatchObject({ retryAfter: null });
+    expect(await failureOf({})).toMatchObject({ status: 429, retryAfter: null });
+    expect(throttledSeconds(new ApiError('Invalid TOTP code. Please try again.', 'http', 400, null, 30))).toBeNull();
   });
 });

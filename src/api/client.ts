@@ -25,7 +25,15 @@ export const errorText = (error: unknown): string => (error instanceof Error ? e
 export const isUnauthorizedError = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
 
-/** A failed call: what went wrong (`kind`), the HTTP status if any, and the server's error body. */
+/** The seconds a throttled (429) failure says to wait, where its answer says (retryAfter); else null. */
+export const throttledSeconds = (error: unknown): number | null =>
+  error instanceof ApiError && error.status === 429 ? error.retryAfter : null;
+
+/**
+ * A failed call: what went wrong (`kind`), the HTTP status if any, the server's error body, and
+ * the seconds its answer asks to wait: the Retry-After in seconds (as DRF sends it), or where a
+ * call's texts read it from its body (two-factor.ts).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -33,6 +41,7 @@ export class ApiError extends Error {
     readonly kind: ErrorKind,
     readonly status: number | null = null,
     readonly body: Record<string, string | string[]> | null = null,
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
@@ -154,7 +163,13 @@ export function createApiClient(options: ApiClientOptions) {
     } catch {
       // Not JSON: the status says enough.
     }
-    return new ApiError(httpErrorText(response.status, await statusTextOf(response)), 'http', response.status, body);
+    return new ApiError(
+      httpErrorText(response.status, await statusTextOf(response)),
+      'http',
+      response.status,
+      body,
+      Number(response.headers.get('Retry-After')) || null,
+    );
   }
 
   /** A successful answer, its body unread; a failed one is thrown as its ApiError. */

@@ -1,7 +1,9 @@
 // The second factor's calls: setting up an authenticator app or e-mailed codes, sending a sign-in
 // code and verifying one. Loaded on first use by createAuthApi (auth.ts), not with /login.
 import { failedStatus, fixed, postWith, readableToken, withTexts } from './call-texts.ts';
-import { messages, type ApiClient, type ApiError } from './client.ts';
+import type * as z from 'zod/mini';
+import { throttledForSeconds } from '../domain/resend-wait.ts';
+import { ApiError, messages, type ApiClient, type RequestOptions } from './client.ts';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type EmailSetup, type TokenPair, type TotpSetup } from './sign-in-schemas.ts';
 
 /** The error texts of the second factor's calls. */
@@ -22,8 +24,20 @@ const httpStatusOr = (text: string) => (error: unknown) => {
   return status === null ? text : messages.httpStatus(status);
 };
 
+/**
+ * A throttled answer's wait: its Retry-After, else the seconds its text gives (DRF's 'Request was
+ * throttled. Expected available in 896 seconds.', for a server whose Retry-After the page cannot read).
+ */
+function withWait(error: unknown): never {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfter === null) {
+    throw new ApiError(error.message, error.kind, error.status, error.body, throttledForSeconds(error.serverText() ?? ''));
+  }
+  throw error;
+}
+
 export function createTwoFactorApi(client: ApiClient) {
-  const post = postWith(client);
+  const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
+    postWith(client)(path, options).catch(withWait);
 
   return {
     setupTotp(): Promise<TotpSetup> {

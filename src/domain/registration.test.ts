@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formErrors, refusedRegistration, type RegistrationForm } from './registration.ts';
+import { MIN_PASSWORD_LENGTH as SERVER_MIN_PASSWORD_LENGTH, passwordMessages } from '../../server/password-rules.ts';
+import { formErrors, MIN_PASSWORD_LENGTH, passwordRules, refusedRegistration, type RegistrationForm } from './registration.ts';
 
 const complete: RegistrationForm = { email: 'new@fixtures.example', password: 'correct-horse-1', confirmPassword: 'correct-horse-1' };
 
@@ -34,5 +35,13 @@ describe("refusedRegistration: the server's field errors on the form", () => {
 
   it("an answer that names nothing shows the failure's own message", () => {
     expect(refusedRegistration({}, 'HTTP Error: 400: Bad Request')).toEqual({ fieldErrors: {}, error: 'HTTP Error: 400: Bad Request' });
+  });
+});
+
+describe('the password rules the form shows', () => {
+  it('are the rules the reference server applies: one for each of its messages, the same length', () => {
+    expect(MIN_PASSWORD_LENGTH).toBe(SERVER_MIN_PASSWORD_LENGTH);
+    expect(passwordRules).toHaveLength(Object.keys(passwordMessages).length);
+    expect(passwordRules[1]).toBe(`Your password must contain at least ${SERVER_MIN_PASSWORD_LENGTH} characters.`);
   });
 });

@@ -8,6 +8,20 @@ export const registrationMessages = {
   passwordsDiffer: "Passwords don't match",
 } as const;
 
+/** The shortest password the server accepts. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * The rules the server applies to a new password (a Django back end's default validators), shown
+ * under 'Password' before anything is sent, in Django's own words for them and in its order.
+ */
+export const passwordRules = [
+  'Your password can’t be too similar to your other personal information.',
+  `Your password must contain at least ${MIN_PASSWORD_LENGTH} characters.`,
+  'Your password can’t be a commonly used password.',
+  'Your password can’t be entirely numeric.',
+] as const;
+
 /** What the form holds when it is submitted. */
 export interface RegistrationForm {
   email: string;

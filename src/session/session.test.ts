@@ -346,7 +346,7 @@ describe('signing a new account in (its invite registration)', () => {
     session.signIn(token);
 
     expect(stored()).toEqual(token);
-    expect(session.auth.getSnapshot().value).toBe('setupRequired');
+    expect(session.auth.getSnapshot().value).toEqual({ setupRequired: 'afterRegistration' });
     expect(session.auth.getSnapshot().context.token).toEqual(token);
     expect(fetch).not.toHaveBeenCalled();
     session.stop();
@@ -362,7 +362,7 @@ describe('signing a new account in over a signed-in session', () => {
     const token = makeStoredToken({ username: 'new@fixtures.example', ...partialClaims(null) });
     session.signIn(token);
 
-    expect(session.auth.getSnapshot().value).toBe('setupRequired');
+    expect(session.auth.getSnapshot().value).toEqual({ setupRequired: 'afterRegistration' });
     expect(session.impersonation()).toBeNull();
     expect(stored()).toEqual(token);
     expect(track).toHaveBeenCalledWith({ user_id: null });

@@ -56,6 +56,17 @@ describe('invite registration', () => {
       await p.getByRole('button', { name: 'Back to Login' }).waitFor();
       await p.getByRole('button', { name: 'Create Account' }).waitFor();
     });
+    await step(p, JOIN, "the password rules under 'Password', describing it, before anything is sent", async () => {
+      const rules = await p.getByRole('listitem').allTextContents();
+      expect(rules).toEqual([
+        'Your password can’t be too similar to your other personal information.',
+        'Your password must contain at least 8 characters.',
+        'Your password can’t be a commonly used password.',
+        'Your password can’t be entirely numeric.',
+      ]);
+      const describedBy = await p.getByLabel('Password', { exact: true }).getAttribute('aria-describedby');
+      expect(await p.locator(`[id="${describedBy}"]`).textContent()).toBe(rules.join(''));
+    });
     await checkScreen(p, 'invite-join');
 
     await createAccount(p);
@@ -108,6 +119,13 @@ describe('invite registration', () => {
       const stored = JSON.parse((await p.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as { username?: string } | null;
       expect(stored?.username).toBe(NEW_EMAIL);
     });
+    await expectVisible(
+      p,
+      '2FA setup required',
+      p.getByRole('status').filter({ hasText: 'Your account is created. One more step: set up two-factor authentication.' }),
+      'the greeting of the new account',
+    );
+    await checkScreen(p, 'setup-required-new-account');
 
     await p.getByRole('button', { name: 'Email Codes' }).click();
     await expectVisible(

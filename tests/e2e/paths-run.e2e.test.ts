@@ -52,7 +52,9 @@ describe('npm run paths -- --run, each path with a reference server of its own',
       ),
       pathWhere(/with the connection lost as affiliates\/invites\/\{inviteId\}\/ is called/, /^press 'Retry'/m),
       pathWhere(/select the bar of .*today.*\n.*select the bar of .*2 days ago/),
-      pathWhere(/reload the tab, which viewed as the parent affiliate before.*\n.*choose 'Own view \(all affiliates\)'.*\n.*choose the child affiliate/),
+      pathWhere(
+        /reload the tab, which viewed as the parent affiliate before.*\n.*choose 'Own view \(all affiliates\)'.*\n.*choose the child affiliate/,
+      ),
     ];
     const result = await runScript(['--run', ids.join(',')]);
     expect(result.stdout.trim().split('\n'), result.stderr).toEqual(ids.map((id) => `PASS ${id}`));

@@ -6,8 +6,9 @@
 //                    (so its pending screen can be seen) and released when the outcome step runs;
 //                    a failure is a transport fault (network, a proxy's 500) or a real refusal (a
 //                    wrong password or code, a token expired by moving the server's clock)
-//   delays           a second of the resend wait: the machine's simulated clock (and the
-//                    server's, which counts e-mails sent per 15 minutes) move on by one second
+//   delays           a second of the resend wait, or of the wait after too many codes: the
+//                    machine's simulated clock (and the server's, which counts e-mails sent and
+//                    wrong codes per 15 minutes) move on by one second
 //   session events   another tab writing the stored token; the session signing a new account in
 //                    (what the invite page does after registering); a request made after the tab slept
 //                    (both clocks moved on past the token's expiry), which waits for the session's
@@ -203,22 +204,24 @@ export function startAuthDriver(): AuthDriver {
     if (fault?.kind === 'network') steer.failNext(call);
     if (fault?.kind === 'status') steer.failNext(call, { status: fault.status });
     if (fault?.kind === 'expiredToken') server.clock.advance(ACCESS_LIFETIME_MS + 1_000);
-    if (fault?.kind === 'throttled') throttleEmails();
+    if (fault?.kind === 'throttled') throttle('send');
+    if (fault?.kind === 'throttledCode') throttle('code');
     release(call);
   }
 
   /**
-   * Five codes sent to the user whose oldest leaves the 15-minute window in THROTTLED_SECONDS: the
-   * server refuses the next one with 'Request was throttled. Expected available in 3 seconds.'
+   * Five codes sent to the user (`send`), or five wrong codes tried (`code`), whose oldest leaves
+   * the 15-minute window in THROTTLED_SECONDS: the server refuses the next with 429 and
+   * 'Request was throttled. Expected available in 3 seconds.'
    */
-  function throttleEmails() {
-    if (!signedIn) throw new Error('An e-mail is throttled, but nobody signed in in this path');
+  function throttle(what: 'send' | 'code') {
+    if (!signedIn) throw new Error('A call is throttled, but nobody signed in in this path');
     const at = server.clock.now() - 15 * 60_000 + THROTTLED_SECONDS * 1_000;
     const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
-    for (let sent = 0; sent < 5; sent += 1) insert.run(`send:${signedIn.id}`, at);
+    for (let sent = 0; sent < 5; sent += 1) insert.run(`${what}:${signedIn.id}`, at);
   }
 
-  /** A second of the resend wait passes, for the machine's delays and the server's e-mail count alike. */
+  /** A second passes, for the machine's delays and the server's counts of e-mails and codes alike. */
   async function secondPasses() {
     server.clock.advance(1_000);
     await act(async () => {

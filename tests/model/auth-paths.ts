@@ -5,15 +5,16 @@
 //   Actor outcomes     xstate.done.actor.<id> / xstate.error.actor.<id> for every invoke the
 //                      machine has, from the samples of the actor it runs (answers shaped as the
 //                      reference server gives them, typed by the machine's actor signatures)
-//   Delays             a second of the resend wait passing (xstate.after.1000.<state>)
+//   Delays             a second of the resend wait, or of the wait after too many codes, passing
+//                      (xstate.after.second.<state>)
 //   Session events     another tab's storage change, a new account signed in by its invite,
 //                      and what the token refresh child says
 import type { AnyMachineSnapshot, EventObject, OutputFrom } from 'xstate';
 import { authMachine, type AuthSnapshot } from '../../machines/auth.ts';
 import type { AuthEvent } from '../../machines/auth.types.ts';
-import { selectResendWait } from '../../machines/auth.selectors.ts';
+import { selectCodeWait, selectResendWait } from '../../machines/auth.selectors.ts';
 import type { AuthActors, AuthCallName } from '../../machines/auth.actors.ts';
-import { ApiError, messages } from '../../src/api/client.ts';
+import { ApiError, messages, throttledSeconds } from '../../src/api/client.ts';
 import { twoFactorMessages } from '../../src/api/two-factor.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../../src/api/schemas.ts';
 import type { StoredToken } from '../../src/domain/auth-token.ts';
@@ -31,7 +32,7 @@ export const authDelayEvents: DelayEventType[] = [
   ),
 ];
 
-/** The seconds the model's throttled resend is told to wait (kept short: each is a step of a path). */
+/** The seconds the model's throttled resend or code is told to wait (kept short: each is a step of a path). */
 export const THROTTLED_SECONDS = 3;
 
 /** The invokes of the auth machine that make one call each (its id, and the actor it runs), read from the machine. */
@@ -111,6 +112,11 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
   /** A 2FA step's 401: the partial token expired or was revoked. */
   const unauthorized = (text: string) => httpError(text, 401);
   const storage = (token: StoredToken | null, note: string): AuthEvent => noted({ type: 'STORAGE.CHANGED', token }, note);
+  /** What the server says to a resend, or a code, after too many: its text, and the wait its answer gives. */
+  const throttled = () => {
+    const text = `Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`;
+    return new ApiError(text, 'http', 429, { detail: text }, THROTTLED_SECONDS);
+  };
   const samples: Samples = {
     login: {
       outputs: [
@@ -128,7 +134,12 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     generateQrCode: { outputs: [[undefined, 'QR code drawn']], errors: [new Error('Failed to generate QR code')] },
     confirmTotp: {
       outputs: [[tokens.setUpTotp, 'verified token, 2fa_method totp']],
-      errors: [httpError(messages.httpStatus(400), 400), unauthorized(messages.httpStatus(401))],
+      errors: [
+        httpError(messages.httpStatus(400), 400),
+        httpError(messages.httpStatus(500), 500),
+        unauthorized(messages.httpStatus(401)),
+        throttled(),
+      ],
     },
     setupEmail: {
       outputs: [[emailSetup, 'device_id and email']],
@@ -136,24 +147,25 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     },
     confirmEmailSetup: {
       outputs: [[tokens.setUpEmail, 'verified token, 2fa_method email']],
-      errors: [httpError(messages.httpStatus(400), 400), unauthorized(messages.httpStatus(401))],
+      errors: [
+        httpError(messages.httpStatus(400), 400),
+        httpError(messages.httpStatus(500), 500),
+        unauthorized(messages.httpStatus(401)),
+        throttled(),
+      ],
     },
     // token/send-email/: the login code, and a new code when resent (during set-up, for the same device).
     sendLoginEmail: {
       outputs: [[undefined, 'code sent']],
-      errors: [
-        httpError(twoFactorMessages.sendEmail.status(500), 500),
-        unauthorized(twoFactorMessages.sendEmail.status(401)),
-        httpError(`Request was throttled. Expected available in ${THROTTLED_SECONDS} seconds.`, 429),
-      ],
+      errors: [httpError(twoFactorMessages.sendEmail.status(500), 500), unauthorized(twoFactorMessages.sendEmail.status(401)), throttled()],
     },
     verifyTotp: {
       outputs: [[tokens.verifiedTotp, 'verified token, 2fa_method totp']],
-      errors: [httpError(twoFactorMessages.totpCode.rejected, 400), unauthorized(twoFactorMessages.totpCode.rejected)],
+      errors: [httpError(twoFactorMessages.totpCode.rejected, 400), unauthorized(twoFactorMessages.totpCode.rejected), throttled()],
     },
     verifyEmailCode: {
       outputs: [[tokens.verifiedEmail, 'verified token, 2fa_method email']],
-      errors: [httpError(twoFactorMessages.emailCode.rejected, 400), unauthorized(twoFactorMessages.emailCode.rejected)],
+      errors: [httpError(twoFactorMessages.emailCode.rejected, 400), unauthorized(twoFactorMessages.emailCode.rejected), throttled()],
     },
   };
   /** Each invoke's outcomes: an answer or a failure of the actor it runs. */
@@ -178,7 +190,7 @@ export function authEvents(now: number = Date.now()): AuthModelEvent[] {
     { type: 'LOGOUT' },
     // What the calls answer.
     ...outcomes,
-    // The clock: a second of the resend wait has passed.
+    // The clock: a second of the resend wait, or of the wait after too many codes, has passed.
     ...authDelayEvents.map((type) => noted<AuthModelEvent>({ type }, 'a second later')),
     // Another tab.
     storage(null, 'another tab cleared the token'),
@@ -213,14 +225,19 @@ export function authStorageEvents(now: number = Date.now()): AuthModelEvent[] {
 export const authUnreachableTransitions: Record<string, string> = {};
 
 /**
- * Once the resend wait has counted its first second (or a throttled one its first), only the clock
- * moves until it is over: everything else the screen offers was sent at its start, so sending it
- * at every second would multiply the states (thirty-fold) without reaching a new one.
+ * Once the resend wait, or the wait after too many codes, has counted its first second (or a
+ * throttled resend's wait its first), only the clock moves until it is over: everything else the
+ * screen offers was sent at its start, so sending it at every second would multiply the states
+ * (thirty-fold) without reaching a new one. And a code is throttled on an e-mail screen only once
+ * its resend wait is over: both waits count the same real seconds, which the model's clock events
+ * would tick one wait at a time.
  */
 export function authModelSends(snapshot: AnyMachineSnapshot, event: EventObject): boolean {
-  const seconds = selectResendWait(snapshot as AuthSnapshot);
-  const countingDown = seconds > 0 && seconds < RESEND_WAIT_SECONDS;
-  return !countingDown || authDelayEvents.some((type) => type === event.type);
+  const resendWait = selectResendWait(snapshot as AuthSnapshot);
+  const codeWait = selectCodeWait(snapshot as AuthSnapshot);
+  const countingDown = (resendWait > 0 && resendWait < RESEND_WAIT_SECONDS) || (codeWait > 0 && codeWait < THROTTLED_SECONDS);
+  if (countingDown) return authDelayEvents.some((type) => type === event.type);
+  return !(resendWait > 0 && 'error' in event && throttledSeconds(event.error) !== null);
 }
 
 /** The model: the real auth machine, signed out (nothing stored), and the events above. */

@@ -43,6 +43,15 @@ export const authTexts = {
   sendingEmail: described('Sending verification email...', SPINNER),
   restoring: described('Restoring session...', SPINNER),
   sessionEnded: q('Your session has ended. Please sign in again.'),
+  newAccount: q('Your account is created. One more step: set up two-factor authentication.'),
+  refusedAppCode: q('The code was not accepted. Enter the newest code your app shows.'),
+  refusedEmailCode: q('The code was not accepted. Use the code from the newest e-mail.'),
+  /** The wait after too many codes, as m:ss. */
+  codeWait: (seconds: number) =>
+    described(
+      `Too many attempts. You can try again in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}.`,
+      'a 429 on a code: `Too many attempts. You can try again in {m:ss}.`',
+    ),
   /** The resend wait's line, counting down. */
   resendWait: (seconds: number) => q(`You can ask for a new code in ${seconds} s.`),
 } as const;
@@ -97,31 +106,81 @@ const resendWait = (screenName: 'emailSetup' | 'emailVerification'): Record<stri
 
 type ScreenOfState = AuthScreen | ((snapshot: AnyMachineSnapshot) => AuthScreen);
 
+/** A setup's code was refused ('HTTP Error: 400'): its form says what to do under the error line. */
+const refusedCode = (snapshot: AnyMachineSnapshot) => (snapshot.context as { error: string | null }).error === 'HTTP Error: 400';
+/** The seconds left of the wait after too many codes. */
+const codeWait = (snapshot: AnyMachineSnapshot) => (snapshot.context as { codeWait: number }).codeWait;
+
 /** State value leaf (dotted, each parallel region on its own) → what the page shows. */
 export const authScreens: Record<string, ScreenOfState> = {
   'signedOut.idle': { heading: t.loginHeading, enabled: [c.login], noStatus: [t.signingIn, t.sessionEnded], noButtons: [c.logout] },
   'signedOut.ended': { heading: t.loginHeading, status: t.sessionEnded, enabled: [c.login], noButtons: [c.logout] },
   'signedOut.signingIn': { heading: t.loginHeading, status: t.signingIn, disabled: [c.login], noButtons: [c.logout] },
-  setupRequired: { heading: t.setupRequiredHeading, enabled: [c.chooseEmail, c.chooseApp, c.backToLogin], noButtons: [c.logout] },
+  'setupRequired.asked': {
+    heading: t.setupRequiredHeading,
+    enabled: [c.chooseEmail, c.chooseApp, c.backToLogin],
+    noStatus: [t.newAccount],
+    noButtons: [c.logout],
+  },
+  'setupRequired.afterRegistration': {
+    heading: t.setupRequiredHeading,
+    status: t.newAccount,
+    enabled: [c.chooseEmail, c.chooseApp, c.backToLogin],
+    noButtons: [c.logout],
+  },
   'totpSetup.settingUp': { status: t.settingUpTotp, noButtons: [c.logout], retrying: retryingCall(t.setupError) },
   'totpSetup.setupError': failedCall(t.setupError),
   'totpSetup.ready.qrCode.generating': { status: t.generatingQr },
   'totpSetup.ready.qrCode.shown': { image: { name: QR_CODE_LABEL, said: 'the QR code' }, noStatus: [t.generatingQr] },
   'totpSetup.ready.qrCode.failed': { noStatus: [t.generatingQr], alerts: [t.qrFailed] },
-  'totpSetup.ready.form.idle': { heading: t.totpSetupHeading, texts: [t.manualKey], enabled: [c.back], noButtons: [c.logout] },
+  'totpSetup.ready.form.idle': (snapshot) => ({
+    heading: t.totpSetupHeading,
+    texts: [t.manualKey, ...(refusedCode(snapshot) ? [t.refusedAppCode] : [])],
+    enabled: [c.back],
+    noButtons: [c.logout],
+  }),
+  'totpSetup.ready.form.throttled': (snapshot) => ({
+    heading: t.totpSetupHeading,
+    texts: [t.codeWait(codeWait(snapshot))],
+    disabled: [c.confirm],
+    noButtons: [c.logout],
+  }),
   'totpSetup.ready.form.confirming': { heading: t.totpSetupHeading, disabled: [t.confirming], noButtons: [c.logout] },
   'emailSetup.settingUp': { status: t.settingUpEmail, noButtons: [c.logout], retrying: retryingCall(t.setupError) },
   'emailSetup.setupError': failedCall(t.setupError),
-  'emailSetup.ready.form.idle': { heading: t.emailSetupHeading, noButtons: [c.logout] },
+  'emailSetup.ready.form.idle': (snapshot) => ({
+    heading: t.emailSetupHeading,
+    texts: refusedCode(snapshot) ? [t.refusedEmailCode] : [],
+    noButtons: [c.logout],
+  }),
+  'emailSetup.ready.form.throttled': (snapshot) => ({
+    heading: t.emailSetupHeading,
+    texts: [t.codeWait(codeWait(snapshot))],
+    disabled: [c.confirm, c.resend],
+    noButtons: [c.logout],
+  }),
   'emailSetup.ready.form.resending': { heading: t.emailSetupHeading, busy: [c.resend], noButtons: [c.logout] },
   ...resendWait('emailSetup'),
   'emailSetup.ready.form.confirming': { heading: t.emailSetupHeading, disabled: [t.confirming], noButtons: [c.logout] },
   'totpVerification.idle': { heading: t.totpHeading, enabled: [c.backToLogin], noStatus: [t.verifying], noButtons: [c.logout] },
+  'totpVerification.throttled': (snapshot) => ({
+    heading: t.totpHeading,
+    texts: [t.codeWait(codeWait(snapshot))],
+    enabled: [c.backToLogin],
+    disabled: [c.verify],
+    noButtons: [c.logout],
+  }),
   'totpVerification.verifying': { heading: t.totpHeading, status: t.verifying, disabled: [c.verify], noButtons: [c.logout] },
   'emailVerification.sending': { status: t.sendingEmail, noButtons: [c.logout], retrying: retryingCall(t.emailError) },
   'emailVerification.sendError': failedCall(t.emailError),
   'emailVerification.ready.form.idle': { heading: t.emailHeading, noStatus: [t.verifying], noButtons: [c.logout] },
   'emailVerification.ready.form.resending': { heading: t.emailHeading, busy: [c.resend], noButtons: [c.logout] },
+  'emailVerification.ready.form.throttled': (snapshot) => ({
+    heading: t.emailHeading,
+    texts: [t.codeWait(codeWait(snapshot))],
+    disabled: [c.verifyCode, c.resend],
+    noButtons: [c.logout],
+  }),
   ...resendWait('emailVerification'),
   'emailVerification.ready.form.verifying': {
     heading: t.emailHeading,
@@ -245,7 +304,9 @@ export type Fault =
   /** The QR code library cannot be loaded. */
   | { kind: 'loaderRejects' }
   /** The server throttles the e-mail: too many codes were sent to the user lately. */
-  | { kind: 'throttled' };
+  | { kind: 'throttled' }
+  /** The server throttles the code: too many wrong ones were tried lately. */
+  | { kind: 'throttledCode' };
 
 /** The actors that send a typed code: the server refuses a wrong one with a 400. */
 const codeActors = new Set<AuthCallName>(['confirmTotp', 'confirmEmailSetup', 'verifyTotp', 'verifyEmailCode']);
@@ -262,6 +323,7 @@ export function faultOf(outcome: ActorErrorEvent): Fault {
     if (error.status === 401) return actor === 'login' ? { kind: 'refusedInput' } : { kind: 'expiredToken' };
     if (error.status === 400 && codeActors.has(actor)) return { kind: 'refusedInput' };
     if (error.status === 429 && actor === 'sendLoginEmail') return { kind: 'throttled' };
+    if (error.status === 429 && codeActors.has(actor)) return { kind: 'throttledCode' };
   }
   throw new NoWordsError(`no real way to make ${id} fail with ${String(error)}`);
 }
@@ -295,6 +357,7 @@ const faultWords: Record<Exclude<Fault['kind'], 'refusedInput'>, (fault: Fault, 
   expiredToken: (_, call) => `when the sign-in has expired at the server (its token lasts 5 minutes), so that ${call} is refused`,
   loaderRejects: () => "while the QR code's script cannot be loaded",
   throttled: () => 'after five codes were e-mailed to the user within 15 minutes',
+  throttledCode: () => 'after five wrong codes were tried within 15 minutes',
 };
 
 /** The circumstances the outcomes ahead need, in words ('while the server answers token/send-email/ with HTTP 500'). */

@@ -65,7 +65,7 @@ export function inviteScreenOf(snapshot: AnyMachineSnapshot): ScreenWords {
         noButtons: [c.create],
       };
     case snapshot.matches('success'):
-      return { heading: authTexts.setupRequiredHeading };
+      return { heading: authTexts.setupRequiredHeading, status: authTexts.newAccount };
   }
   throw new NoWordsError(`no screen is known for the invite page's state ${JSON.stringify(snapshot.value)} (tests/model/invite-words.ts)`);
 }

@@ -1,6 +1,6 @@
 // The login gate: the sign-in screen the auth machine is in, or, once the session is verified
 // (is_2fa_verified) and its access token current, the app content.
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector } from '../../session/session-context.tsx';
@@ -11,12 +11,6 @@ import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import { codeScreens } from './code-screens.ts';
 import { LoginScreen } from './login-screen.tsx';
 
-// Setting up a second factor happens once per account: those screens load when needed, so that
-// what /login downloads before the first code screen stays small.
-const SetupRequiredScreen = lazy(() => import('./setup-required-screen.tsx').then((m) => ({ default: m.SetupRequiredScreen })));
-const TotpSetupScreen = lazy(() => import('./totp-setup-screen.tsx').then((m) => ({ default: m.TotpSetupScreen })));
-const EmailSetupScreen = lazy(() => import('./email-setup-screen.tsx').then((m) => ({ default: m.EmailSetupScreen })));
-
 function Loading() {
   return (
     <AuthCard>
@@ -25,20 +19,24 @@ function Loading() {
   );
 }
 
-/** A code screen, once its code is there (loading since Login was pressed, or now). */
-function CodeScreen({ which }: { which: 'totpVerification' | 'emailVerification' }) {
-  const screens = useLazyModule(codeScreens);
-  if (!screens) return <Loading />;
-  return which === 'totpVerification' ? <screens.TotpVerificationScreen /> : <screens.EmailVerificationScreen />;
-}
+/** The screens codeScreens loads. */
+type Screens = typeof import('./code-screens-module.ts');
 
-/** A screen whose code loads on demand; if it cannot load, the gate says so rather than going blank. */
-function OnDemand({ screen, children }: { screen: GateScreen; children: ReactNode }) {
+/**
+ * A screen whose code loads on demand (since Login was pressed, or now), shown once it is there;
+ * if it cannot load, the gate says so rather than going blank.
+ */
+function OnDemand({ screen, children }: { screen: GateScreen; children: (screens: Screens) => ReactNode }) {
   return (
     <ErrorBoundary what="This page" resetKey={screen}>
-      <Suspense fallback={<Loading />}>{children}</Suspense>
+      <Loaded>{children}</Loaded>
     </ErrorBoundary>
   );
+}
+
+function Loaded({ children }: { children: (screens: Screens) => ReactNode }) {
+  const screens = useLazyModule(codeScreens);
+  return screens ? children(screens) : <Loading />;
 }
 
 type GateScreen = 'login' | 'setupRequired' | 'totpSetup' | 'emailSetup' | 'totpVerification' | 'emailVerification' | 'app' | 'restoring';
@@ -61,30 +59,15 @@ export function AuthGate({ children }: { children: ReactNode }) {
     case 'login':
       return <LoginScreen />;
     case 'setupRequired':
-      return (
-        <OnDemand screen={screen}>
-          <SetupRequiredScreen />
-        </OnDemand>
-      );
+      return <OnDemand screen={screen}>{(screens) => <screens.SetupRequiredScreen />}</OnDemand>;
     case 'totpSetup':
-      return (
-        <OnDemand screen={screen}>
-          <TotpSetupScreen />
-        </OnDemand>
-      );
+      return <OnDemand screen={screen}>{(screens) => <screens.TotpSetupScreen />}</OnDemand>;
     case 'emailSetup':
-      return (
-        <OnDemand screen={screen}>
-          <EmailSetupScreen />
-        </OnDemand>
-      );
+      return <OnDemand screen={screen}>{(screens) => <screens.EmailSetupScreen />}</OnDemand>;
     case 'totpVerification':
+      return <OnDemand screen={screen}>{(screens) => <screens.TotpVerificationScreen />}</OnDemand>;
     case 'emailVerification':
-      return (
-        <OnDemand screen={screen}>
-          <CodeScreen which={screen} />
-        </OnDemand>
-      );
+      return <OnDemand screen={screen}>{(screens) => <screens.EmailVerificationScreen />}</OnDemand>;
     case 'app':
       return children;
     case 'restoring':

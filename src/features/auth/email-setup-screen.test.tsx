@@ -99,6 +99,62 @@ describe('E-mail setup screen', () => {
     expect(await screen.findByText('Portal content')).toBeInTheDocument();
   });
 
+  it("says under 'HTTP Error: 400' to use the newest e-mail's code when a code is refused", async () => {
+    const { server, fresh } = setup();
+    const { user } = await chooseEmailCodes(server, fresh);
+    const field = await screen.findByLabelText('Email Verification Code');
+    const first = newestCode(server, fresh.email);
+
+    // Back, and the setup again: a new e-mail for the same device, whose code replaces the first.
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await submitLogin(user, fresh);
+    await user.click(await screen.findByRole('button', { name: 'Email Codes' }));
+    await screen.findByRole('heading', { name: 'Confirm Email 2FA Setup' });
+    expect(server.outbox(fresh.email)).toHaveLength(2);
+    await user.type(screen.getByLabelText('Email Verification Code'), `${first}{Enter}`);
+
+    expect(await screen.findByText('HTTP Error: 400')).toHaveAttribute('role', 'alert');
+    const hint = screen.getByText('The code was not accepted. Use the code from the newest e-mail.');
+    expect(hint).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByLabelText('Email Verification Code')).toHaveAccessibleDescription(
+      'HTTP Error: 400 The code was not accepted. Use the code from the newest e-mail.',
+    );
+    expect(field).not.toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Email Verification Code'));
+    await user.type(screen.getByLabelText('Email Verification Code'), newestCode(server, fresh.email));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('after too many wrong codes, counts down the wait the server gives, with Confirm disabled and the code kept', async () => {
+    const { server, fresh } = setup();
+    const clock = new SimulatedClock();
+    const { user } = await chooseEmailCodes(server, fresh, clock);
+    const field = await screen.findByLabelText('Email Verification Code');
+    const code = newestCode(server, fresh.email);
+    // Five wrong codes lately, the oldest of which leaves the server's 15-minute window in 8 s.
+    const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
+    for (let attempt = 0; attempt < 5; attempt += 1) insert.run(`code:${fresh.id}`, server.clock.now() - 15 * 60_000 + 8_000);
+
+    await user.type(field, `${code}{Enter}`);
+
+    const line = await screen.findByText('Too many attempts. You can try again in 0:08.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    const confirm = screen.getByRole('button', { name: 'Confirm' });
+    expect(confirm).toBeDisabled();
+    expect(confirm).toHaveAccessibleDescription('Too many attempts. You can try again in 0:08.');
+    expect(field).toHaveValue(code);
+    act(() => {
+      for (let second = 0; second < 8; second += 1) clock.increment(1000);
+      server.clock.advance(8_000);
+    });
+    expect(line).toBeEmptyDOMElement();
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
   it("shows 'Setup Error' when the setup call fails, and Retry recovers", async () => {
     const { server, fresh } = setup();
     const steer = steerableServer(server);

@@ -178,6 +178,33 @@ describe('E-mail verification screen', () => {
     expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled();
   });
 
+  it('after too many wrong codes, counts down the wait the server gives, with Verify Code disabled and the code kept', async () => {
+    const { server, child } = setup();
+    const clock = new SimulatedClock();
+    const { user } = renderWithSession(gate, { server, clock });
+    await submitLogin(user, child);
+    const field = await screen.findByLabelText('Email Verification Code');
+    const code = newestCode(server, child.email);
+    const wrong = code === '123456' ? '654321' : '123456';
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await user.clear(field);
+      await user.type(field, `${wrong}{Enter}`);
+      expect(await screen.findByText('Invalid email code. Please try again.')).toHaveAttribute('role', 'alert');
+    }
+    await user.clear(field);
+    await user.type(field, `${code}{Enter}`);
+
+    const line = await screen.findByText('Too many attempts. You can try again in 15:00.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const verify = screen.getByRole('button', { name: 'Verify Code' });
+    expect(verify).toBeDisabled();
+    expect(field).toHaveValue(code);
+    wait(clock, 2);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:58.');
+    expect(verify).toBeDisabled();
+  });
+
   it("shows 'Email Error' when the code cannot be sent, and Retry sends it", async () => {
     const { server, child } = setup();
     const steer = steerableServer(server);

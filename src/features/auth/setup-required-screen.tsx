@@ -1,5 +1,7 @@
 // 2FA setup required: the account has no two-factor method yet; the user picks e-mailed codes or an
-// authenticator app, or goes back to the login screen.
+// authenticator app, or goes back to the login screen. Reached from the invite page, it first says
+// that the new account exists.
+import { selectIsNewAccount } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
@@ -7,8 +9,14 @@ import { AuthCard } from './auth-card.tsx';
 export function SetupRequiredScreen() {
   const { auth } = useSession();
   const error = useAuthSelector((snapshot) => snapshot.context.error);
+  const newAccount = useAuthSelector(selectIsNewAccount);
   return (
     <AuthCard title="Two-Factor Authentication Required">
+      {newAccount ? (
+        <p role="status" className="auth-welcome">
+          Your account is created. One more step: set up two-factor authentication.
+        </p>
+      ) : null}
       <p>Two-factor authentication is required for your account, but it has not been set up yet.</p>
       <p className="auth-lead">Choose how you want to receive your sign-in codes:</p>
       <Alert message={error} />

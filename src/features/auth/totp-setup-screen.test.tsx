@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, totpCode, type TestServer } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin, type RenderWithSessionOptions } from '../../../tests/utils/render-session.tsx';
 import { AuthGate } from './auth-gate.tsx';
@@ -110,10 +111,70 @@ describe('Authenticator setup screen', () => {
     const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
     await user.type(field, `${wrong}{Enter}`);
 
-    // A refused setup call says 'HTTP Error: {status}'.
+    // A refused setup call says 'HTTP Error: {status}', and under it what to do.
     expect(await screen.findByText('HTTP Error: 400')).toHaveAttribute('role', 'alert');
+    const hint = screen.getByText('The code was not accepted. Enter the newest code your app shows.');
+    expect(hint).toHaveAttribute('aria-live', 'polite');
+    expect(field).toHaveAccessibleDescription('HTTP Error: 400 The code was not accepted. Enter the newest code your app shows.');
     expect(field).toHaveValue(wrong);
     expect(screen.getByRole('button', { name: 'Confirm' })).toBeEnabled();
+
+    // The next code is checked without the hint; a blank one says only that it is missing.
+    await user.clear(field);
+    await user.type(field, '{Enter}');
+    expect(await screen.findByText('Please enter a token')).toHaveAttribute('role', 'alert');
+    expect(hint).toBeEmptyDOMElement();
+  });
+
+  it('shows the same key after Back and signing in again, and the code of the key scanned before confirms', async () => {
+    const { server, fresh } = setup();
+    const { user } = await chooseAuthenticatorApp(server, fresh);
+    await screen.findByRole('heading', { name: 'Set Up Authenticator App' });
+    const scanned = pendingSecret(server, fresh.id);
+    expect(screen.getByText(scanned).tagName).toBe('CODE');
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    server.clock.advance(5 * 60_000);
+    await submitLogin(user, fresh);
+    await user.click(await screen.findByRole('button', { name: 'Authenticator App' }));
+
+    await screen.findByRole('heading', { name: 'Set Up Authenticator App' });
+    expect(screen.getByText(scanned).tagName).toBe('CODE');
+    await user.type(screen.getByLabelText('Authentication Code'), await totpCode(scanned, server.clock.now()));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('after too many wrong codes, counts down the wait the server gives, with Confirm disabled and the code kept', async () => {
+    const { server, fresh } = setup();
+    const clock = new SimulatedClock();
+    const { user } = await chooseAuthenticatorApp(server, fresh, { clock });
+    const field = await screen.findByLabelText('Authentication Code');
+    const right = await totpCode(pendingSecret(server, fresh.id), server.clock.now());
+    // Five wrong codes lately, the oldest of which leaves the server's 15-minute window in 75 s.
+    const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
+    for (let attempt = 0; attempt < 5; attempt += 1) insert.run(`code:${fresh.id}`, server.clock.now() - 15 * 60_000 + 75_000);
+
+    await user.type(field, `${right}{Enter}`);
+
+    const line = await screen.findByText('Too many attempts. You can try again in 1:15.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const confirm = screen.getByRole('button', { name: 'Confirm' });
+    expect(confirm).toBeDisabled();
+    expect(field).toHaveValue(right);
+    act(() => {
+      for (let second = 0; second < 75; second += 1) clock.increment(1000);
+      server.clock.advance(75_000);
+    });
+    expect(line).toBeEmptyDOMElement();
+    expect(confirm).toBeEnabled();
+    expect(field).toHaveValue(right);
+    // That code's time has passed meanwhile: the app shows a new one.
+    await user.clear(field);
+    await user.type(field, await totpCode(pendingSecret(server, fresh.id), server.clock.now()));
+    await user.click(confirm);
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
   });
 
   it('copies the manual key', async () => {

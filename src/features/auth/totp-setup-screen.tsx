@@ -1,8 +1,11 @@
 // Authenticator setup: 'Setting up 2FA' while the setup call runs, 'Setup Error'
 // if it fails, then the QR code, the manual-entry key (the qr_url's secret), the code input and
 // Back / Confirm ('Confirming...' while pending; disabled while the code is blank, though Enter
-// in a blank field still asks the machine, which answers 'Please enter a token').
+// in a blank field still asks the machine, which answers 'Please enter a token'). A refused code
+// says, under the error line, to enter the newest one the app shows; after too many codes, Confirm
+// waits as long as the server says.
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
@@ -10,6 +13,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
 import { AuthCard } from './auth-card.tsx';
+import { CodeWaitNote, describedBy, RefusedCodeNote, useCodeWait } from './code-notes.tsx';
 import { QrCode } from './qr-code-image.tsx';
 import { OpeningCall } from './setup-error.tsx';
 
@@ -30,6 +34,10 @@ function TotpSetupForm() {
   const [code, setCode] = useState('');
   const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
   const errorId = useId();
+  const hintId = useId();
+  const waitId = useId();
+  const wait = useCodeWait();
+  const refused = useAuthSelector(selectIsCodeRefused);
 
   const confirm = () => auth.send({ type: 'CODE.CONFIRM', code });
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -57,15 +65,22 @@ function TotpSetupForm() {
           value={code}
           onChange={setCode}
           onKeyDown={enter}
-          describedBy={error ? errorId : undefined}
+          describedBy={describedBy(error ? errorId : null, refused ? hintId : null, wait > 0 ? waitId : null)}
           invalid={error !== null}
         />
         <Alert id={errorId} message={error} />
+        <RefusedCodeNote id={hintId} text="The code was not accepted. Enter the newest code your app shows." />
+        <CodeWaitNote id={waitId} seconds={wait} />
         <div className="auth-actions">
           <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
             Back
           </button>
-          <button type="submit" className="button-primary" disabled={code.trim() === '' || !canConfirm}>
+          <button
+            type="submit"
+            className="button-primary"
+            disabled={code.trim() === '' || !canConfirm}
+            aria-describedby={wait > 0 ? waitId : undefined}
+          >
             {confirming ? 'Confirming...' : 'Confirm'}
           </button>
         </div>

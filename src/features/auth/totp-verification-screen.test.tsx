@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, totpCode } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
 import { AuthGate } from './auth-gate.tsx';
@@ -56,6 +57,87 @@ describe('TOTP verification screen', () => {
     ]);
     const stored = JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as { username: string } | null;
     expect(stored?.username).toBe(parent.username);
+  });
+
+  it('enables Verify only with exactly six characters, and spends no attempt on fewer', async () => {
+    const { server, parent, secret } = setup();
+    const { user } = renderWithSession(gate, { server });
+    await submitLogin(user, parent);
+    const field = await screen.findByLabelText('Authentication Code');
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    const right = await totpCode(secret, server.clock.now());
+
+    await user.type(field, right.slice(0, 2));
+    expect(verify).toBeDisabled();
+    await user.type(field, right.slice(2, 5));
+    expect(verify).toBeDisabled();
+    // Enter in a short code sends nothing: no refusal, no attempt counted at the server.
+    await user.type(field, '{Enter}');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const attempts = server.db
+      .prepare<[string], { count: number }>('SELECT COUNT(*) AS count FROM failed_attempts WHERE key = ?')
+      .get(`code:${parent.id}`);
+    expect(attempts?.count).toBe(0);
+
+    await user.type(field, right.slice(5));
+    expect(verify).toBeEnabled();
+    await user.click(verify);
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
+  });
+
+  it('after too many wrong codes, counts down the wait the server gives, with Verify disabled and the code kept', async () => {
+    // A partial token that outlives the wait (the reference server's lasts 5 minutes by default).
+    const server = createTestServer({ now: Date.now(), accessLifetimeSeconds: 3600 });
+    const parent = addFixtures(server.db, { now: server.clock.now() }).users.parent;
+    const secret = parent.totpSecret ?? '';
+    const clock = new SimulatedClock();
+    const { user } = renderWithSession(gate, { server, clock });
+    await submitLogin(user, parent);
+    const field = await screen.findByLabelText('Authentication Code');
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    const wrong = wrongCodeFor(await totpCode(secret, server.clock.now()));
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await user.clear(field);
+      await user.type(field, `${wrong}{Enter}`);
+      expect(await screen.findByText('Invalid TOTP code. Please try again.')).toHaveAttribute('role', 'alert');
+    }
+
+    // The sixth is answered 429: the five wrong ones leave the server's 15-minute window in 15:00.
+    await user.click(verify);
+    const line = await screen.findByText('Too many attempts. You can try again in 15:00.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    expect(line).toBe(screen.getByRole('timer'));
+    expect(screen.queryByText(/Request was throttled/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(verify).toBeDisabled();
+    expect(verify).toHaveAccessibleDescription('Too many attempts. You can try again in 15:00.');
+    expect(field).toHaveValue(wrong);
+
+    const seconds = (count: number) =>
+      act(() => {
+        for (let second = 0; second < count; second += 1) clock.increment(1000);
+        server.clock.advance(count * 1000);
+      });
+    // Counting down each second, said by a screen reader when it began and at each whole minute only.
+    seconds(1);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:59.');
+    expect(line).toHaveAttribute('aria-live', 'off');
+    seconds(59);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:00.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    seconds(60 * 13 + 59);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 0:01.');
+    expect(line).toHaveAttribute('aria-live', 'off');
+    expect(verify).toBeDisabled();
+    seconds(1);
+    expect(line).toBeEmptyDOMElement();
+    expect(verify).toBeEnabled();
+    expect(field).toHaveValue(wrong);
+
+    await user.clear(field);
+    await user.type(field, await totpCode(secret, server.clock.now()));
+    await user.click(verify);
+    expect(await screen.findByText('Portal content')).toBeInTheDocument();
   });
 
   it("shows 'Verifying...' and disables Verify while the code is checked", async () => {

@@ -1,5 +1,8 @@
 // TOTP login verification: 'Enter 2FA Code', the 'Authentication Code' input,
-// 'Back to Login' (logs out) and Verify ('Verifying...' while the code is checked).
+// 'Back to Login' (logs out) and Verify (enabled only with exactly 6 characters, as a shorter code
+// would only spend one of the limited attempts; 'Verifying...' while the code is checked). After
+// too many codes, Verify waits as long as the server says, the wait counting down under the
+// error line, the typed code kept.
 import { useId, useState, type FormEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -8,6 +11,7 @@ import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { CodeWaitNote, describedBy, useCodeWait } from './code-notes.tsx';
 
 export function TotpVerificationScreen() {
   const { auth } = useSession();
@@ -17,6 +21,8 @@ export function TotpVerificationScreen() {
   const [code, setCode] = useState('');
   const canVerify = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.VERIFY', code }));
   const errorId = useId();
+  const waitId = useId();
+  const wait = useCodeWait();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,15 +38,16 @@ export function TotpVerificationScreen() {
           value={code}
           onChange={setCode}
           focusOnMount
-          describedBy={error ? errorId : undefined}
+          describedBy={describedBy(error ? errorId : null, wait > 0 ? waitId : null)}
           invalid={error !== null}
         />
         <Alert id={errorId} message={error} />
+        <CodeWaitNote id={waitId} seconds={wait} />
         <div className="auth-actions">
           <button type="button" onClick={() => auth.send({ type: 'LOGOUT' })}>
             Back to Login
           </button>
-          <button type="submit" className="button-primary" disabled={!canVerify}>
+          <button type="submit" className="button-primary" disabled={!canVerify} aria-describedby={wait > 0 ? waitId : undefined}>
             Verify
           </button>
         </div>

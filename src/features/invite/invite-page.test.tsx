@@ -125,6 +125,26 @@ describe('Invite registration: the Join form', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it("shows the password rules under 'Password' before anything is sent, describing the field", async () => {
+    const { server, fixtures } = setup();
+    renderInvite(fixtures.invites.valid, server);
+    await joinHeading();
+
+    const rules = [
+      'Your password can’t be too similar to your other personal information.',
+      'Your password must contain at least 8 characters.',
+      'Your password can’t be a commonly used password.',
+      'Your password can’t be entirely numeric.',
+    ];
+    const list = screen.getByRole('list');
+    expect(Array.from(list.querySelectorAll('li'), (item) => item.textContent)).toEqual(rules);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(rules.join(' '));
+    // Under 'Password', before 'Confirm Password'.
+    const follows = (first: Element, second: Element) => first.compareDocumentPosition(second) === Node.DOCUMENT_POSITION_FOLLOWING;
+    expect(follows(screen.getByLabelText('Password'), list)).toBe(true);
+    expect(follows(list, screen.getByLabelText('Confirm Password'))).toBe(true);
+  });
+
   it('checks the client rules before sending anything, each message under its field', async () => {
     const { server, fixtures } = setup();
     const steer = steerableServer(server);

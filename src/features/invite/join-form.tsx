@@ -1,5 +1,5 @@
-// The 'Join' form: the affiliate's name, Email, Password and Confirm Password, each field's error
-// under it, the general error line, Back to Login and Create Account ('Creating Account...' while
+// The 'Join' form: the affiliate's name, Email, Password (the rules the server applies under it,
+// from the start) and Confirm Password, each field's error under it, the general error line, Back to Login and Create Account ('Creating Account...' while
 // the account is created). What the user typed stays here after any error; the machine decides what
 // is wrong and what happens next.
 import { useSelector } from '@xstate/react';
@@ -13,6 +13,7 @@ import {
   type inviteRegistrationMachine,
 } from '../../../machines/invite-registration.ts';
 import { Alert } from '../../components/alert.tsx';
+import { passwordRules } from '../../domain/registration.ts';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { InviteCard } from './invite-card.tsx';
@@ -40,6 +41,7 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const emailId = useId();
+  const rulesId = useId();
   const errorIds = { email: useId(), password: useId(), confirmPassword: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -83,9 +85,15 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
             value={password}
             onChange={setPassword}
             autoComplete="new-password"
-            describedBy={fieldErrors.password ? errorIds.password : undefined}
+            // The rules until the server (or the form) says which one the password breaks.
+            describedBy={fieldErrors.password ? errorIds.password : rulesId}
             invalid={fieldErrors.password !== undefined}
           />
+          <ul id={rulesId} className="invite-rules">
+            {passwordRules.map((rule) => (
+              <li key={rule}>{rule}</li>
+            ))}
+          </ul>
           <FieldError id={errorIds.password} message={fieldErrors.password} />
         </div>
         <div className="invite-field">

@@ -1,0 +1,40 @@
+// The lines a code form shows under its error line: what to do after a refused setup code, and
+// the wait after too many codes. Each is a polite live region that stays in the page, empty until
+// there is something to say, so that what appears in it is announced.
+import { useState } from 'react';
+import { selectCodeWait, selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
+import { minutesAndSeconds } from '../../domain/code-wait.ts';
+import { useAuthSelector } from '../../session/session-context.tsx';
+
+/** The ids of the lines that describe a field, or undefined when none is shown. */
+export const describedBy = (...ids: (string | null)[]): string | undefined => ids.filter(Boolean).join(' ') || undefined;
+
+/** What a setup's code form says once its code was refused: `text`, for the authenticator or the e-mail. */
+export function RefusedCodeNote({ id, text }: { id: string; text: string }) {
+  const refused = useAuthSelector(selectIsCodeRefused);
+  return (
+    <p id={id} aria-live="polite" className="auth-note auth-note--live">
+      {refused ? text : null}
+    </p>
+  );
+}
+
+/** The seconds until a code may be sent again, or 0: the wait after too many codes. */
+export const useCodeWait = () => useAuthSelector(selectCodeWait);
+
+/**
+ * 'Too many attempts. You can try again in {m:ss}.', counting down each second: a timer that is a
+ * polite live region when the wait begins and at each whole minute, and silent in between, so
+ * that a screen reader says it then and not every second (it can be read at any time).
+ */
+export function CodeWaitNote({ id, seconds }: { id: string; seconds: number }) {
+  // The seconds the wait began with (0 while there is none).
+  const [begun, setBegun] = useState(seconds);
+  if (seconds === 0 ? begun !== 0 : begun === 0 || seconds > begun) setBegun(seconds);
+  const announced = seconds === begun || seconds % 60 === 0;
+  return (
+    <p id={id} role="timer" aria-live={announced ? 'polite' : 'off'} aria-atomic="true" className="auth-note auth-note--live">
+      {seconds > 0 ? `Too many attempts. You can try again in ${minutesAndSeconds(seconds)}.` : null}
+    </p>
+  );
+}

@@ -1,0 +1,122 @@
+// What a code screen says when a code does not work, in a real Chromium against the reference
+// server: a refused setup code says what to do under its error line, and a key scanned before
+// going back still confirms; TOTP Verify waits for six characters; too many wrong codes count
+// down the server's wait, Verify disabled and the code kept. Its own portal: the throttled
+// account stays throttled for 15 minutes.
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { checkScreen } from './checks.ts';
+import { setUpPortal } from './harness.ts';
+import { account, password, totp } from './portal.ts';
+
+const e2e = setUpPortal();
+let page: Page;
+
+beforeEach(async () => {
+  page = e2e.track(await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } }));
+});
+
+async function submitCredentials(username: string) {
+  await page.goto(`${e2e.portal.url}/login`);
+  await page.getByLabel('Email or Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sales Dashboard$/ });
+const alertWith = (text: string) => page.getByRole('alert').filter({ hasText: text });
+/** A six-digit code that is none of the codes the server accepts now. */
+const wrongCodeBeside = (code: string) => String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
+
+describe('a refused setup code', () => {
+  it('says under the error line to enter the newest code of the app; the key scanned before going back still confirms', async () => {
+    await submitCredentials('sunny');
+    await page.getByRole('button', { name: 'Authenticator App' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    const scanned = (await page.locator('code').first().textContent())?.trim() ?? '';
+    await page.getByLabel('Authentication Code').fill(wrongCodeBeside(await totp(scanned)));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+
+    await alertWith('HTTP Error: 400').waitFor();
+    const hint = page.getByText('The code was not accepted. Enter the newest code your app shows.');
+    await hint.waitFor();
+    expect(await hint.getAttribute('aria-live')).toBe('polite');
+    await checkScreen(page, 'totp-setup-refused');
+
+    // Back to the login screen and in again: the same key, which the app already has.
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await submitCredentials('sunny');
+    await page.getByRole('button', { name: 'Authenticator App' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    expect((await page.locator('code').first().textContent())?.trim()).toBe(scanned);
+    await page.getByLabel('Authentication Code').fill(await totp(scanned));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await dashboardHeading().waitFor();
+  });
+
+  it('says under the error line to use the code of the newest e-mail', async () => {
+    const { email } = account('nomad');
+    await submitCredentials('nomad');
+    await page.getByRole('button', { name: 'Email Codes' }).click();
+    await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
+    const first = await e2e.portal.emailCode(email);
+    // Back and in again: a new e-mail, whose code replaces the first one's.
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await submitCredentials('nomad');
+    await page.getByRole('button', { name: 'Email Codes' }).click();
+    await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
+    const newest = await e2e.portal.emailCode(email, first);
+
+    await page.getByLabel('Email Verification Code').fill(first);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await alertWith('HTTP Error: 400').waitFor();
+    await page.getByText('The code was not accepted. Use the code from the newest e-mail.').waitFor();
+    await checkScreen(page, 'email-setup-refused');
+
+    await page.getByLabel('Email Verification Code').fill(newest);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await dashboardHeading().waitFor();
+  });
+});
+
+describe('the TOTP code screen', () => {
+  it('enables Verify with six characters, and after too many wrong codes counts down the wait with Verify disabled', async () => {
+    const { totpSecret } = account('admin');
+    await submitCredentials('admin');
+    const field = page.getByLabel('Authentication Code');
+    const verify = page.getByRole('button', { name: 'Verify' });
+    await field.fill('12');
+    expect(await verify.isDisabled()).toBe(true);
+    await field.fill('12345');
+    expect(await verify.isDisabled()).toBe(true);
+
+    const wrong = wrongCodeBeside(await totp(totpSecret!));
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await field.fill(wrong);
+      await verify.click();
+      await alertWith('Invalid TOTP code. Please try again.').waitFor();
+    }
+    await field.fill(wrong);
+    await verify.click();
+
+    const line = page.getByText(/^Too many attempts\. You can try again in \d+:\d\d\.$/);
+    await line.waitFor();
+    const wait = async () => {
+      const [, minutes, seconds] = /in (\d+):(\d\d)\./.exec((await line.textContent()) ?? '') ?? [];
+      return Number(minutes) * 60 + Number(seconds);
+    };
+    const first = await wait();
+    expect(first).toBeGreaterThan(14 * 60);
+    expect(first).toBeLessThanOrEqual(15 * 60);
+    expect(await page.getByText(/Request was throttled/).count()).toBe(0);
+    expect(await verify.isDisabled()).toBe(true);
+    expect(await field.inputValue()).toBe(wrong);
+    await page.waitForFunction((before) => {
+      const text = document.querySelector('[role="timer"]')?.textContent ?? '';
+      const match = /in (\d+):(\d\d)\./.exec(text);
+      return match !== null && Number(match[1]) * 60 + Number(match[2]) < before;
+    }, first);
+    expect(await verify.isDisabled()).toBe(true);
+    await checkScreen(page, 'totp-verification-throttled');
+  });
+});
