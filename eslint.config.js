@@ -81,6 +81,13 @@ const layerZones = [
     from: './machines',
     message: 'The server shares only src/api/schemas.ts with the SPA.',
   },
+  {
+    // The dashboard's data (its service, worker and wire) is the page's through one hook.
+    target: './src/features/dashboard/*.{ts,tsx}',
+    from: './src/features/dashboard/data',
+    except: ['./use-dashboard.ts'],
+    message: "The dashboard's views use its data through data/use-dashboard.ts only.",
+  },
   ...features.map((feature) => ({
     target: `./src/features/${feature}`,
     from: './src/features',

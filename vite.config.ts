@@ -33,8 +33,12 @@ export default defineConfig(({ mode }) => ({
   build: {
     outDir: 'dist',
     sourcemap: false,
-    // Every browser the portal supports preloads modules natively: no polyfill in the entry.
-    modulePreload: { polyfill: false },
+    // No preload lists of lazy chunks' imports in the entry: their chunk names are bytes /login
+    // downloads for nothing, and a returning user has the chunks in the HTTP cache. One
+    // stylesheet for the whole portal, written into index.html (build/prerender-login.ts): no
+    // lazy page waits for a stylesheet of its own.
+    modulePreload: false,
+    cssCodeSplit: false,
     rolldownOptions: {
       output: {
         // Six characters of hash: the entry names every lazy chunk, and each name's hash is text

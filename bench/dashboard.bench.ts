@@ -5,7 +5,7 @@
 // Target: at most 3x the float pass and at most 150 ms.
 import { isDeepStrictEqual } from 'node:util';
 import { deriveDashboard } from '../src/domain/dashboard.ts';
-import type { DashboardInput } from '../src/domain/dashboard-model.ts';
+import type { DerivationInput } from '../src/domain/dashboard-model.ts';
 import { deriveDashboardReference } from '../src/domain/dashboard-reference.ts';
 import { floatPass } from './float-pass.ts';
 import { generateBenchData } from './generate.ts';
@@ -16,7 +16,7 @@ const TARGET_RATIO = 3;
 const TARGET_MS = 150;
 
 const data = generateBenchData();
-const input: DashboardInput = {
+const input: DerivationInput = {
   events: data.events,
   fees: data.fees,
   affiliates: data.affiliates,
@@ -87,7 +87,7 @@ console.log(
 
 // Exactness: the whole Dashboard, for all affiliates and for one affiliate with a selected day.
 // (The reference takes seconds: luxon works out each sale's day through Intl.)
-const variants: [string, DashboardInput][] = [
+const variants: [string, DerivationInput][] = [
   ['all affiliates', input],
   ['affiliate p1, selected day 2026-10-25', { ...input, affiliateFilter: 'p1', selectedDay: '2026-10-25' }],
 ];

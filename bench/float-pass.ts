@@ -2,7 +2,7 @@
 // ids, Sales Details merge and grouped tables) in plain floating point: Number() for every amount,
 // `a * p / 100` for commissions, `+=` for sums, toFixed(2) at the end. Not exact, and that is the
 // point: deriveDashboard's cost over this pass is the price of exact decimal arithmetic.
-import type { DashboardInput } from '../src/domain/dashboard-model.ts';
+import type { DerivationInput } from '../src/domain/dashboard-model.ts';
 import { salesDetailsPolicy, SALES_DETAILS_LIMIT, travelerText } from '../src/domain/dashboard-model.ts';
 import { DayIndex, localDayStart, parseInstant } from '../src/domain/dates.ts';
 import { DistinctIds } from '../src/domain/sales.ts';
@@ -24,7 +24,7 @@ function addTo(groups: Map<string | null, Group>, key: string | null, value: num
 
 const num = (text: string | null | undefined): number => (text === null || text === undefined ? 0 : Number(text));
 
-export function floatPass(input: DashboardInput) {
+export function floatPass(input: DerivationInput) {
   const zone = input.zone ?? input.range.start.zoneName;
   const index = new DayIndex({ start: localDayStart(input.range.start, zone), end: localDayStart(input.range.end, zone) });
   const slots = index.length;

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { minifySync, runnerImport, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { bootScriptSource } from '../src/features/auth/prerendered-login.ts';
-import { DASHBOARD_MODULES_META } from '../src/workers/dashboard-modules.ts';
 
 type PrerenderModule = typeof import('../src/app/prerender.tsx');
 
@@ -28,26 +27,6 @@ const withoutStylesheets: Plugin = {
   },
 };
 
-/** The URL of the chunk that starts the dashboard's worker and calls (src/workers/dashboard-worker.ts). */
-function dashboardChunk(bundle: Rolldown.OutputBundle | undefined, base: string): string {
-  const chunk = Object.values(bundle ?? {}).find(
-    (output): output is Rolldown.OutputChunk =>
-      output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/workers/dashboard-worker.ts')),
-  );
-  if (!chunk) throw new Error('prerender-login: no chunk holds src/workers/dashboard-worker.ts');
-  // Loaded before the app's entry, it must not wait for it: it imports nothing but the runtime helpers.
-  const waits = chunk.imports.filter((name) => !/rolldown-runtime/.test(name));
-  if (waits.length > 0) throw new Error(`prerender-login: the dashboard's start chunk imports ${waits.join(', ')}`);
-  return `${base}${chunk.fileName}`;
-}
-
-/** The URL of the dashboard's worker script (src/workers/dashboard.worker.ts): the boot script starts it, the app takes it over. */
-function workerScript(bundle: Rolldown.OutputBundle | undefined, base: string): string {
-  const scripts = Object.values(bundle ?? {}).filter((output) => /(^|\/)dashboard\.worker-[^/]*\.js$/.test(output.fileName));
-  if (scripts.length !== 1) throw new Error(`prerender-login: the bundle has ${scripts.length} dashboard worker scripts, not one`);
-  return `${base}${scripts[0]!.fileName}`;
-}
-
 /**
  * The page's stylesheet written into it: a <style> with its text, and the <link> disabled, which
  * the browser does not fetch but Vite's loader of lazy chunks finds (a lazy chunk that lists the
@@ -63,43 +42,6 @@ function inlineStylesheet(html: string, bundle: Rolldown.OutputBundle | undefine
   const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
   if (/<\/style/i.test(css)) throw new Error('prerender-login: the stylesheet cannot go into a <style> element');
   return html.replace(tag, () => `<style>${css.trim()}</style>\n    <link rel="stylesheet" href="${href}" disabled>`);
-}
-
-/** The modules of the dashboard's lazily loaded page and chart, and of the signed-in pages' tab bar. */
-const DASHBOARD_MODULES = [
-  '/src/features/dashboard/dashboard-page.tsx',
-  '/src/features/dashboard/daily-chart.tsx',
-  '/src/app/layout/tab-bar.tsx',
-];
-
-/**
- * The URLs of the chunks the dashboard's page, chart and tab bar are made of, with every chunk they
- * import, less what is asked for anyway (the entry and its imports, which the inline script
- * preloads, and the dashboard's start itself), then the stylesheets those chunks bring: for a
- * returning user the dashboard's start (src/workers/dashboard-worker.ts) asks for them while the
- * app's entry runs. Otherwise the page's stylesheet would be asked for only when the app opens the
- * page, which waits for it, and the tab bar's code once the page shows.
- */
-function dashboardModules(bundle: Rolldown.OutputBundle | undefined, base: string): string[] {
-  const chunks = Object.values(bundle ?? {}).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
-  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const preloaded = new Set([
-    ...chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [chunk.fileName, ...chunk.imports]),
-    dashboardChunk(bundle, ''),
-  ]);
-  const listed = new Set<string>();
-  const visit = (chunk: Rolldown.OutputChunk) => {
-    if (preloaded.has(chunk.fileName) || listed.has(chunk.fileName)) return;
-    listed.add(chunk.fileName);
-    for (const name of chunk.imports) visit(byFile.get(name)!);
-  };
-  for (const id of DASHBOARD_MODULES) {
-    const chunk = chunks.find((candidate) => candidate.moduleIds.some((moduleId) => moduleId.endsWith(id)));
-    if (!chunk) throw new Error(`prerender-login: no chunk holds ${id}`);
-    visit(chunk);
-  }
-  const stylesheets = [...listed].flatMap((fileName) => [...(byFile.get(fileName)!.viteMetadata?.importedCss ?? [])]);
-  return [...listed, ...new Set(stylesheets)].map((fileName) => `${base}${fileName}`);
 }
 
 export function prerenderLogin(): Plugin {
@@ -131,23 +73,11 @@ export function prerenderLogin(): Plugin {
         // The inline script fetches and starts the entry (after the first paint of the form).
         const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
         if (!entryTag) throw new Error('prerender-login: index.html has no entry <script type="module">');
-        const script = minifySync(
-          'boot.js',
-          bootScriptSource(TOKEN_STORAGE_KEY, {
-            entry: entryTag[1]!,
-            dashboard: dashboardChunk(context.bundle, config.base),
-            worker: workerScript(context.bundle, config.base),
-          }),
-        ).code.trim();
+        const script = minifySync('boot.js', bootScriptSource(TOKEN_STORAGE_KEY, { entry: entryTag[1]! })).code.trim();
         // Replaced by functions: a replacement string would read `$'`, `$&`… in the script or markup as patterns.
         return inlineStylesheet(html, context.bundle, config.base)
           .replace(entryTag[0], '')
-          .replace(
-            '</title>',
-            () =>
-              `</title>\n    <meta name="${DASHBOARD_MODULES_META}" content="${dashboardModules(context.bundle, config.base).join(' ')}">` +
-              `\n    <script>${script}</script>`,
-          )
+          .replace('</title>', () => `</title>\n    <script>${script}</script>`)
           .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`);
       },
     },

@@ -5,7 +5,7 @@ import type { AuthApi } from '../src/api/auth.ts';
 import type { RefreshResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { authMachine } from './auth.ts';
-import { tokenRefreshMachine } from './token-refresh.ts';
+import { loadedTokenRefresh } from './token-refresh-loader.ts';
 
 /** The machine's actors by name, each with the signature the chart gives it. */
 export type AuthActors = Required<NonNullable<NonNullable<Parameters<typeof authMachine.provide>[0]>['actors']>>;
@@ -20,8 +20,10 @@ export interface AuthDependencies {
   track: (entry: Record<string, unknown>) => void;
   /** Loads what draws the QR code; rejects when it cannot. */
   loadQrCode: () => Promise<void>;
-  /** Refreshes the session; api.refresh unless the session coordinates refreshes across tabs. */
-  refresh?: (refresh: string) => Promise<RefreshResponse>;
+  /** Refreshes the session (token/refresh/, one tab at a time). */
+  refresh: (refresh: string) => Promise<RefreshResponse>;
+  /** Asks the server to revoke a refresh token (token/blacklist/); its outcome changes nothing for the user. */
+  revoke: (refresh: string) => void;
   /** Calls back when the browser is online again or the tab becomes visible; answers the unsubscribe. */
   watchConnection?: (onBack: () => void) => () => void;
 }
@@ -38,18 +40,20 @@ export function provideAuth(deps: AuthDependencies) {
       sendLoginEmail: fromPromise(() => deps.api.sendLoginEmail()),
       verifyTotp: fromPromise(({ input }) => deps.api.verifyTotp(input.code)),
       verifyEmailCode: fromPromise(({ input }) => deps.api.verifyEmailCode(input.code)),
-      tokenRefresh: tokenRefreshMachine.provide({
-        actors: {
-          refreshToken: fromPromise(({ input }) => (deps.refresh ?? deps.api.refresh)(input.refresh)),
-          watchConnection: fromCallback(({ sendBack }) => deps.watchConnection?.(() => sendBack({ type: 'CONNECTION.BACK' }))),
-        },
-      }),
+      tokenRefresh: loadedTokenRefresh((machine, notify) =>
+        machine.provide({
+          actions: { notify: (_, notice) => notify(notice) },
+          actors: {
+            refreshToken: fromPromise(({ input }) => deps.refresh(input.refresh)),
+            watchConnection: fromCallback(({ sendBack }) => deps.watchConnection?.(() => sendBack({ type: 'CONNECTION.BACK' }))),
+          },
+        }),
+      ),
     },
     actions: {
       persistToken: ({ context }) => deps.saveToken(context.token),
-      // Sent and forgotten: a server without the endpoint (404), or none reached, changes nothing for the user.
       revokeSession: ({ context }) => {
-        if (context.token) deps.api.blacklist(context.token.refresh).catch(() => {});
+        if (context.token) deps.revoke(context.token.refresh);
       },
       track: (_, params) => deps.track(params),
     },

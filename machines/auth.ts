@@ -16,14 +16,14 @@
 // sent, also a second at a time.
 // A 2FA call answered 401 means the partial token expired: back to login, saying so.
 // The parts its states share: auth.parts.ts; its context and events: auth.types.ts.
-import { and, assertEvent, assign, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { isUnauthorizedError, throttledSeconds } from '../src/api/client.ts';
 import type { AccessClaims } from '../src/domain/access-claims.ts';
 import type { EmailSetup, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import { gateFor, isExpired, readClaims, type Gate, type StoredToken } from '../src/domain/auth-token.ts';
 import { serverClock } from '../src/domain/server-clock.ts';
 import { impersonationMachine } from './impersonation.ts';
-import { tokenRefreshMachine } from './token-refresh.ts';
+import type { TokenRefreshEvent } from './token-refresh.ts';
 import {
   codeAndDevice,
   codeCall,
@@ -74,7 +74,8 @@ export const authMachine = setup({
     sendLoginEmail: provided<void>('sendLoginEmail'),
     verifyTotp: provided<TokenPair, { code: string }>('verifyTotp'),
     verifyEmailCode: provided<TokenPair, { code: string }>('verifyEmailCode'),
-    tokenRefresh: tokenRefreshMachine,
+    /** The token refresh (token-refresh.ts), its code loaded once signed in (token-refresh-loader.ts); provided by the session. */
+    tokenRefresh: fromCallback<TokenRefreshEvent, { tokens: TokenPair }>(() => undefined),
     impersonation: impersonationMachine,
   },
   guards: {

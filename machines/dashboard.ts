@@ -11,7 +11,7 @@
 // The range itself is derived from the state by src/domain/dates.ts (dateRange).
 // A view from the URL (VIEW.SHOW, checked by src/domain/view-query.ts) sets all three at once; the
 // machine starts in the view it is given as input (the defaults without one).
-import { and, assertEvent, assign, createActor, raise, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, raise, setup, type SnapshotFrom } from 'xstate';
 import {
   DATE_MODES,
   DEFAULT_VIEW,
@@ -44,7 +44,7 @@ export type DashboardEvent =
   /** The URL asks for this view (a link opened, Back or Forward). */
   | { type: 'VIEW.SHOW'; view: DashboardView };
 
-export interface DashboardInput {
+export interface DashboardMachineInput {
   /** The view to start in; the defaults without one. */
   view?: DashboardView;
 }
@@ -109,10 +109,10 @@ export const dashboardMachine = setup({
       },
     }),
     // On start the event is xstate.init, which carries the input; its type (optional, a
-    // DashboardInput or none) is more than setup's types can say.
+    // DashboardMachineInput or none) is more than setup's types can say.
     showStartView: raise(({ event }) => ({
       type: 'VIEW.SHOW' as const,
-      view: (event as { input?: DashboardInput }).input?.view ?? DEFAULT_VIEW,
+      view: (event as { input?: DashboardMachineInput }).input?.view ?? DEFAULT_VIEW,
     })),
   },
 }).createMachine({
@@ -235,16 +235,4 @@ export function selectView(snapshot: DashboardSnapshot): DashboardView {
     day: snapshot.context.day,
     chart: selectChartMode(snapshot),
   };
-}
-
-/**
- * Where the dashboard of another affiliate starts: the machine's state after AFFILIATE.CHANGED
- * (the same range and chart, no day), persisted for a new actor to start from.
- */
-export function afterAffiliateChange(snapshot: DashboardSnapshot) {
-  const actor = createActor(dashboardMachine, { snapshot: dashboardMachine.getPersistedSnapshot(snapshot) }).start();
-  actor.send({ type: 'AFFILIATE.CHANGED' });
-  const next = actor.getPersistedSnapshot();
-  actor.stop();
-  return next;
 }

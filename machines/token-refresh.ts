@@ -13,12 +13,10 @@
 import { and, assertEvent, assign, fromCallback, fromPromise, sendParent, setup } from 'xstate';
 import { isUnauthorizedError } from '../src/api/client.ts';
 import type { RefreshResponse, TokenPair } from '../src/api/schemas.ts';
-import { msUntilRefresh } from '../src/domain/auth-token.ts';
+import { MIN_REFRESH_INTERVAL_MS, msUntilRefresh } from '../src/domain/auth-token.ts';
 import { LONGEST_WAIT_ATTEMPT, retryDelay } from '../src/domain/retry-policy.ts';
-import { serverClock, tokenTimes } from '../src/domain/server-clock.ts';
+import { serverClock, tokenSeconds } from '../src/domain/server-clock.ts';
 
-/** After a refresh, the next one waits at least this long, even for a very short-lived token. */
-export const MIN_REFRESH_INTERVAL_MS = 5_000;
 /** setTimeout's longest delay (about 24.8 days); a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -60,7 +58,7 @@ export const tokenRefreshMachine = setup({
     isUnreachable: ({ event }) => 'error' in event && isUnreachable(event.error),
     /** The refresh token has not expired, or its expiry cannot be read: the server may still take it. */
     mayRefreshStillWork: ({ context }) => {
-      const { exp } = tokenTimes(context.tokens.refresh);
+      const exp = tokenSeconds(context.tokens.refresh, 'exp');
       return exp === null || exp * 1000 > serverClock.now();
     },
   },
@@ -91,13 +89,8 @@ export const tokenRefreshMachine = setup({
       justRefreshed: false,
       retries: 0,
     }),
-    notifyRefreshed: sendParent(({ context }): TokenRefreshParentEvent => ({ type: 'TOKEN.REFRESHED', tokens: context.tokens })),
-    notifyExpired: sendParent((_, error: unknown): TokenRefreshParentEvent => ({
-      type: 'SESSION.EXPIRED',
-      message: refreshFailureMessage(error),
-    })),
-    /** The refresh token expired while the server was out of reach: the session ends quietly, as a 401 would end it. */
-    notifyLapsed: sendParent((): TokenRefreshParentEvent => ({ type: 'SESSION.EXPIRED', message: null })),
+    /** Tells whoever runs the refresh (the auth machine, through token-refresh-loader.ts): a new pair, or the session's end. */
+    notify: sendParent((_, notice: TokenRefreshParentEvent) => notice),
   },
 }).createMachine({
   id: 'tokenRefresh',
@@ -122,14 +115,24 @@ export const tokenRefreshMachine = setup({
         input: ({ context }) => ({ refresh: context.tokens.refresh }),
         onDone: {
           target: 'scheduled',
-          actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'notifyRefreshed'],
+          actions: [
+            { type: 'storeRefreshed', params: ({ event }) => event.output },
+            { type: 'notify', params: ({ context }) => ({ type: 'TOKEN.REFRESHED' as const, tokens: context.tokens }) },
+          ],
         },
         onError: [
           { guard: and(['isUnreachable', 'mayRefreshStillWork']), target: 'waitingForConnection', actions: 'countRetry' },
-          { guard: 'isUnreachable', target: 'failed', actions: 'notifyLapsed' },
+          // The refresh token expired while the server was out of reach: the session ends quietly, as a 401 would end it.
+          { guard: 'isUnreachable', target: 'failed', actions: { type: 'notify', params: { type: 'SESSION.EXPIRED', message: null } } },
           {
             target: 'failed',
-            actions: { type: 'notifyExpired', params: ({ event }: { event: { error: unknown } }) => event.error },
+            actions: {
+              type: 'notify',
+              params: ({ event }: { event: { error: unknown } }) => ({
+                type: 'SESSION.EXPIRED' as const,
+                message: refreshFailureMessage(event.error),
+              }),
+            },
           },
         ],
       },

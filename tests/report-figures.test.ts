@@ -47,7 +47,8 @@ async function answer<T>(server: TestServer, path: string, access: string, schem
 /** What /affiliate/{id} shows for the report's month (a custom range of its first and last day), from the API's answers. */
 async function dashboardOfPeriod(server: TestServer, access: string, report: AffiliateReport) {
   const range = dateRange('custom', { customStart: report.start_date, customEnd: report.end_date, zone: ZONE });
-  const query = new URLSearchParams(toQuery(range)).toString();
+  const { start, end } = toQuery(range);
+  const query = new URLSearchParams({ start, end }).toString();
   const [events, fees, affiliates] = await Promise.all([
     answer(server, `payment_events/?${query}`, access, paymentEventListSchema),
     answer(server, `connection_fees/?${query}`, access, connectionFeeListSchema),

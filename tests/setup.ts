@@ -25,7 +25,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   // What one test's tokens taught of the server's clock is not the next test's.
-  serverClock.set(0);
+  serverClock.restore(null);
 
   const messages: string[] = [];
   for (const [method, spy] of spies) {

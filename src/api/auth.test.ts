@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTokenPair, partialClaims, verifiedClaims } from '../../tests/utils/tokens.ts';
 import { createAuthApi } from './auth.ts';
 import { createApiClient, throttledSeconds } from './client.ts';
+import { refreshToken } from './token-calls.ts';
 
 const json = (body: unknown, status = 200) => Response.json(body, { status });
 const urlOf = (input: RequestInfo | URL) =>
@@ -44,13 +45,13 @@ describe('a sign-in answer of the wrong shape', () => {
   });
 
   it('a token refresh answer of the wrong shape says so, not Token refresh failed: 200', async () => {
-    const { api } = authApi(() => json({ refresh: 'r' }));
-    await expect(api.refresh('refresh-1')).rejects.toThrow(/^Invalid response from token\/refresh\/: access/);
+    const { client } = authApi(() => json({ refresh: 'r' }));
+    await expect(refreshToken(client, 'refresh-1')).rejects.toThrow(/^Invalid response from token\/refresh\/: access/);
   });
 
   it("a token refresh answered 429 says 'Token refresh failed: 429', not the server's words", async () => {
-    const { api } = authApi(() => json({ detail: 'Request was throttled. Expected available in 5 seconds.' }, 429));
-    await expect(api.refresh('refresh-1')).rejects.toThrow(/^Token refresh failed: 429$/);
+    const { client } = authApi(() => json({ detail: 'Request was throttled. Expected available in 5 seconds.' }, 429));
+    await expect(refreshToken(client, 'refresh-1')).rejects.toThrow(/^Token refresh failed: 429$/);
   });
 
   it("a send-email failure of the network says 'Failed to send verification email'", async () => {

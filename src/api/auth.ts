@@ -1,8 +1,9 @@
 // The sign-in and two-factor calls, each turning failures into its own error text (call-texts.ts);
-// the two-factor calls themselves are in two-factor.ts.
-import { failedStatus, fixed, postWith, readableToken, withTexts } from './call-texts.ts';
-import { ApiError, messages, type ApiClient } from './client.ts';
-import { loginResponseSchema, refreshResponseSchema, type RefreshResponse, type TokenPair } from './sign-in-schemas.ts';
+// the two-factor calls themselves are in two-factor.ts, and those of a session once signed in
+// (its refresh, its revocation) in token-calls.ts: the login page does without them.
+import { fixed, postWith, readableToken, withTexts } from './call-texts.ts';
+import { messages, type ApiClient } from './client.ts';
+import { loginResponseSchema, type TokenPair } from './sign-in-schemas.ts';
 import type { TwoFactorApi } from './two-factor.ts';
 
 export function createAuthApi(client: ApiClient) {
@@ -22,28 +23,6 @@ export function createAuthApi(client: ApiClient) {
         )('tokens' in answer ? { ...answer.tokens, username: answer.user.username } : { ...answer, username }),
       );
       return withTexts(pair, { rejected: fixed(messages.login.rejected), failed: fixed(messages.login.failed) });
-    },
-
-    /** POST token/refresh/: 401 ends the session; other failures, a 429 too, say 'Token refresh failed: {status}'. */
-    refresh(refresh: string): Promise<RefreshResponse> {
-      const rejected = (error: ApiError) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0));
-      return withTexts(post('token/refresh/', { auth: false, body: { refresh }, schema: refreshResponseSchema }), {
-        rejected,
-        throttled: rejected,
-        failed: (error) => {
-          const status = failedStatus(error);
-          if (status !== null) return messages.refresh(status);
-          return error instanceof ApiError && error.kind === 'schema' ? error.message : messages.network;
-        },
-      });
-    },
-
-    /**
-     * POST token/blacklist/: the server revokes the refresh token's chain, so that a sign-out ends
-     * the session there too. Kept alive through the page's unload.
-     */
-    blacklist(refresh: string): Promise<void> {
-      return client.request('token/blacklist/', { method: 'POST', auth: false, body: { refresh }, keepalive: true }).then(() => undefined);
     },
 
     // The second factor's calls load on first use: /login does not need their code.

@@ -111,8 +111,6 @@ export interface RequestOptions<S extends z.ZodMiniType> {
   /** The response's schema; without one the answer's body is not read. */
   schema?: S;
   signal?: AbortSignal;
-  /** The request outlives the page (a sign-out's, sent as the tab closes). */
-  keepalive?: boolean;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -174,8 +172,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   /** A successful answer, its body unread; a failed one is thrown as its ApiError. */
   async function answer(path: string, request: Omit<RequestOptions<never>, 'schema'> = {}): Promise<Response> {
-    const { method = 'GET', body, query = {}, auth = true, impersonate = true, signal, keepalive } = request;
-    const init: RequestInit = { method, signal, ...(keepalive ? { keepalive } : {}) };
+    const { method = 'GET', body, query = {}, auth = true, impersonate = true, signal } = request;
+    const init: RequestInit = { method, signal };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers = { 'Content-Type': 'application/json' };

@@ -5,11 +5,10 @@
 // only what they cannot do, each with its reason.
 import { useEffect } from 'react';
 import { unstable_serialize, type Cache, type Middleware, type SWRConfiguration } from 'swr';
-import { MAX_RETRIES, retryDelay } from '../domain/retry-policy.ts';
+import { GC_TIME_MS, MAX_RETRIES, retryDelay, STALE_TIME_MS } from '../domain/retry-policy.ts';
 import { ApiError } from './client.ts';
 
-export const STALE_TIME_MS = 5 * 60_000;
-export const GC_TIME_MS = 5 * 60_000;
+export { GC_TIME_MS, STALE_TIME_MS };
 
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;

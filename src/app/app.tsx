@@ -1,20 +1,16 @@
 // The application: the session, the routes and the shared layout. /invite/:inviteId is open; the
 // others show the login gate in place until the session is complete, then the route; unknown
 // paths go to /.
-// The dashboard's code, chart and data start loading together the moment its route is shown,
-// and it appears without a Suspense fallback, which would add React's reveal throttle.
+// The dashboard appears without a Suspense fallback, which would add React's reveal throttle.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
-import { dashboardPage, preloadDashboard } from '../features/dashboard/dashboard-preload.ts';
 import { lazyModule, useLazyModule } from '../components/lazy-module.ts';
 import { SiteFooter } from './layout/site-footer.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
-import { TagManager } from './tag-manager.tsx';
-import { env } from '../config/env.ts';
 import type { Session } from '../session/session.ts';
-import { SessionProvider, useSession } from '../session/session-context.tsx';
+import { SessionProvider } from '../session/session-context.tsx';
 
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const InvitePage = lazy(() => import('../features/invite/invite-page.tsx'));
@@ -37,8 +33,9 @@ function Page({ children }: { children: ReactNode }) {
   );
 }
 
+const dashboardPage = lazyModule(() => import('../features/dashboard/dashboard-page.tsx'));
+
 function Dashboard({ affiliateId }: { affiliateId: string | null }) {
-  preloadDashboard(useSession());
   const DashboardPage = useLazyModule(dashboardPage)?.default;
   return DashboardPage ? <DashboardPage affiliateId={affiliateId} /> : <PageLoading />;
 }
@@ -107,7 +104,6 @@ export function AppRoutes() {
 export function App({ session }: { session: Session }) {
   return (
     <SessionProvider session={session}>
-      <TagManager gtmId={env.gtmId} />
       <div className="app">
         <SiteHeader />
         <main className="app-main">

@@ -47,8 +47,6 @@ function prerenderedPage(path: string): HTMLElement {
     storageKey: 'auth_token',
     marks: prerenderMarks,
     entry: '/assets/index-test.js',
-    dashboard: '/assets/dashboard-worker-test.js',
-    worker: '/assets/dashboard.worker-test.js',
   });
   document.addEventListener = original;
   return container;

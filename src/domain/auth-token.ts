@@ -7,6 +7,8 @@ import { accessClaimsSchema, type AccessClaims } from './access-claims.ts';
 import { REFRESH_LEAD_MS } from './server-clock.ts';
 
 export const TOKEN_STORAGE_KEY = 'auth_token';
+/** After a refresh, the next one waits at least this long, even for a very short-lived token. */
+export const MIN_REFRESH_INTERVAL_MS = 5_000;
 
 export const storedTokenSchema = z.object({ username: z.string(), access: z.string(), refresh: z.string() });
 export type StoredToken = z.infer<typeof storedTokenSchema>;

@@ -6,7 +6,7 @@ import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import type { DateRange } from './dates.ts';
 import type { Micro, Money } from './money.ts';
 
-export interface DashboardInput {
+export interface DerivationInput {
   events: readonly PaymentEvent[];
   fees: readonly ConnectionFee[];
   affiliates: readonly Affiliate[];

@@ -18,7 +18,7 @@ import {
   tableHeading,
   travelerText,
   type Dashboard,
-  type DashboardInput,
+  type DerivationInput,
 } from './dashboard-model.ts';
 import { chartTitle, dayKey, dayKeyOf, dayLabel, daySlots, localDayStart, parseDay, tableDate } from './dates.ts';
 import { DateTime } from 'luxon';
@@ -59,7 +59,7 @@ function add(map: Map<string, BigNumber>, key: string, value: BigNumber): void {
   map.set(key, (map.get(key) ?? ZERO).plus(value));
 }
 
-export function deriveDashboardReference(input: DashboardInput): Dashboard {
+export function deriveDashboardReference(input: DerivationInput): Dashboard {
   const zone = input.zone ?? input.range.start.zoneName;
   const range = { start: localDayStart(input.range.start, zone), end: localDayStart(input.range.end, zone) };
   const days = daySlots(range);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Affiliate } from '../api/affiliates.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from './dashboard.ts';
-import type { Dashboard, DashboardInput } from './dashboard-model.ts';
+import type { Dashboard, DerivationInput } from './dashboard-model.ts';
 import { deriveDashboardReference } from './dashboard-reference.ts';
 import { parseDay, type DateRange } from './dates.ts';
 
@@ -90,7 +90,7 @@ const fees = [
   feeItem(7, '2026-11-05T08:00:00Z', 'c2', { amount: '60.00', pc: '5.00' }),
   feeItem(8, '2026-11-05T09:00:00Z', null, {}),
 ];
-const input: DashboardInput = { events, fees, affiliates, affiliateFilter: null, range: week, selectedDay: null, zone };
+const input: DerivationInput = { events, fees, affiliates, affiliateFilter: null, range: week, selectedDay: null, zone };
 
 const money = (dashboard: Dashboard) => ({
   ...dashboard.stats,

@@ -16,7 +16,7 @@ import {
   tableHeading,
   travelerText,
   type Dashboard,
-  type DashboardInput,
+  type DerivationInput,
   type SalesDetailsRow,
 } from './dashboard-model.ts';
 import { deriveDashboardReference } from './dashboard-reference.ts';
@@ -35,7 +35,7 @@ import {
 /** Below this every partial sum of micro-units is an exact integer. */
 const EXACT_LIMIT = 2 ** 52;
 
-export function deriveDashboard(input: DashboardInput): Dashboard {
+export function deriveDashboard(input: DerivationInput): Dashboard {
   const range = inZone(input.range, input.zone);
   const index = new DayIndex(range);
   const slots = index.length;

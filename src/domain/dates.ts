@@ -94,17 +94,28 @@ export function dateRange(mode: DateMode, options: DateRangeOptions = {}): DateR
 }
 
 /**
+ * A range (or a period) as it travels, from the page's view to the API's query and the data
+ * worker: `start` and `end` as the query has them, with the zone and locale of its days.
+ */
+export interface RangeQuery {
+  start: string;
+  end: string;
+  zone: string;
+  locale: string;
+}
+
+/**
  * The API's query: `start` and `end` as `DateTime.toISO()` of the local day starts, or of a
  * period's instants (offset included). A zone luxon reads as UTC by name (a browser's 'UTC')
  * writes 'Z', where a local DateTime writes '+00:00': the offset is always written out.
  */
-export function toQuery(range: Period): { start: string; end: string } {
+export function toQuery(range: Period): RangeQuery {
   const iso = (day: DateTime<true>) => day.toISO().replace(/Z$/, '+00:00');
-  return { start: iso(range.start), end: iso(range.end) };
+  return { start: iso(range.start), end: iso(range.end), zone: range.start.zoneName, locale: range.start.locale };
 }
 
-/** A range again from its query (`toQuery`) and the zone and locale of its days, as a worker receives it. */
-export function rangeOfQuery({ start, end, zone, locale }: { start: string; end: string; zone: string; locale: string }): DateRange {
+/** A range again from its query (`toQuery`), in the zone and locale of its days, as the data worker receives it. */
+export function rangeOfQuery({ start, end, zone, locale }: RangeQuery): DateRange {
   const at = (iso: string) => localDayStart(DateTime.fromISO(iso, { zone, locale }), zone);
   return { start: at(start), end: at(end) };
 }

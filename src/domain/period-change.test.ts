@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Affiliate } from '../api/affiliates.ts';
 import type { ConnectionFee, PaymentEvent } from '../api/schemas.ts';
 import { deriveDashboard } from './dashboard.ts';
-import type { DashboardInput, DashboardStats } from './dashboard-model.ts';
+import type { DerivationInput, DashboardStats } from './dashboard-model.ts';
 import { deriveDashboardReference } from './dashboard-reference.ts';
 import { dateRange, localDayStart, parseDay, previousPeriod, rangeOfQuery, toQuery } from './dates.ts';
 import { money } from './money.ts';
@@ -32,7 +32,7 @@ describe('previousPeriod: like with like, as long as the part of the range that 
     expect(iso(previous)).toEqual(iso({ start: utc('2026-10-05T10:00:00'), end: utc('2026-11-01T00:00:00') }));
     expect(previous.end.diff(previous.start, ['days', 'hours']).toObject()).toEqual({ days: 26, hours: 14 });
     // The query has the instants with their offset.
-    expect(toQuery(previous)).toEqual({ start: '2026-10-05T10:00:00.000+00:00', end: '2026-11-01T00:00:00.000+00:00' });
+    expect(toQuery(previous)).toMatchObject({ start: '2026-10-05T10:00:00.000+00:00', end: '2026-11-01T00:00:00.000+00:00' });
   });
 
   it('a range in the past compares its whole length', () => {
@@ -69,7 +69,7 @@ describe('previousPeriod: like with like, as long as the part of the range that 
     const march = dateRange('current', { now, zone });
     const previous = previousPeriod(march, now)!;
     expect(iso(previous)).toEqual(iso({ start: DateTime.fromISO('2026-01-29T13:00:00', { zone }), end: day('2026-03-01') }));
-    expect(toQuery(previous)).toEqual({ start: '2026-01-29T13:00:00.000+01:00', end: '2026-03-01T00:00:00.000+01:00' });
+    expect(toQuery(previous)).toMatchObject({ start: '2026-01-29T13:00:00.000+01:00', end: '2026-03-01T00:00:00.000+01:00' });
   });
 });
 
@@ -164,7 +164,7 @@ function referencePrevious(range: { start: DateTime; end: DateTime }, now: numbe
 }
 
 /** The reference's input for the previous period: the items created within it (luxon's instants), in its whole local days. */
-function referencePreviousInput(input: DashboardInput, period: { start: number; end: number }): DashboardInput {
+function referencePreviousInput(input: DerivationInput, period: { start: number; end: number }): DerivationInput {
   const within = ({ created }: { created: string }) => {
     const time = DateTime.fromISO(created).toMillis();
     return time >= period.start && time < period.end;
@@ -278,7 +278,7 @@ describe('statChanges properties', () => {
         // As the data service derives it: the items between the period's instants, in the local
         // days of its query.
         const query = toQuery(previous);
-        const previousInput: DashboardInput = {
+        const previousInput: DerivationInput = {
           ...input,
           events: createdWithin(input.events, query),
           fees: createdWithin(input.fees, query),

@@ -12,42 +12,15 @@ export const SERVER_CLOCK_KEY = 'auth_clock';
 /** A token is refreshed 60 seconds before it expires. */
 export const REFRESH_LEAD_MS = 60_000;
 
-/** A token's exp and iat claims (seconds since the epoch), read without verifying it; null where missing. */
-export interface TokenTimes {
-  exp: number | null;
-  iat: number | null;
-}
-
-const NO_TIMES: TokenTimes = { exp: null, iat: null };
-const secondsOf = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-
-export function tokenTimes(jwt: string): TokenTimes {
+/** A token's `exp` or `iat` claim (seconds since the epoch), read without verifying it; null where missing or not a JWT. */
+export function tokenSeconds(jwt: string, claim: 'exp' | 'iat'): number | null {
   try {
-    const { exp, iat } = jwtDecode<{ exp?: unknown; iat?: unknown }>(jwt);
-    return { exp: secondsOf(exp), iat: secondsOf(iat) };
+    const value = jwtDecode<Partial<Record<string, unknown>>>(jwt)[claim];
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
   } catch {
-    return NO_TIMES;
+    return null;
   }
 }
-
-/** When an access token is due for its refresh, in ms on the server's clock: 60 s before its exp; 0 without one. */
-export function refreshDueAt(access: string): number {
-  const { exp } = tokenTimes(access);
-  return exp === null ? 0 : exp * 1000 - REFRESH_LEAD_MS;
-}
-
-/** The offset kept under SERVER_CLOCK_KEY; 0 (the device clock) for anything else. */
-export function parseClockOffset(raw: string | null): number {
-  try {
-    const parsed: unknown = raw === null ? null : JSON.parse(raw);
-    const offset = typeof parsed === 'object' && parsed !== null && 'offsetMs' in parsed ? parsed.offsetMs : 0;
-    return typeof offset === 'number' && Number.isFinite(offset) ? offset : 0;
-  } catch {
-    return 0;
-  }
-}
-
-export const serialiseClockOffset = (offsetMs: number): string => JSON.stringify({ offsetMs });
 
 let offsetMs = 0;
 
@@ -55,15 +28,20 @@ let offsetMs = 0;
 export const serverClock = {
   /** The present on the server's clock, in ms since the epoch. */
   now: (): number => Date.now() + offsetMs,
-  /** The server's clock less the device's, in ms. */
-  offset: (): number => offsetMs,
-  /** A token has just arrived from the server (at `arrivedAt`, device ms): its iat was the server's now; none, the device's clock. */
+  /** A token has just arrived from the server (at `arrivedAt`, device ms): its iat was the server's now; without one, the device's clock. */
   learn(access: string, arrivedAt: number = Date.now()): void {
-    const { iat } = tokenTimes(access);
+    const iat = tokenSeconds(access, 'iat');
     offsetMs = iat === null ? 0 : iat * 1000 - arrivedAt;
   },
-  /** The offset another tab, or this browser before a reload, learnt. */
-  set(offset: number): void {
-    offsetMs = Number.isFinite(offset) ? offset : 0;
+  /** The offset as it is kept under SERVER_CLOCK_KEY. */
+  saved: (): string => JSON.stringify({ offsetMs }),
+  /** The offset kept under SERVER_CLOCK_KEY (by another tab, or before a reload); the device's clock for anything else. */
+  restore(saved: string | null): void {
+    try {
+      const kept: unknown = (JSON.parse(saved ?? '{}') as { offsetMs?: unknown }).offsetMs;
+      offsetMs = typeof kept === 'number' && Number.isFinite(kept) ? kept : 0;
+    } catch {
+      offsetMs = 0;
+    }
   },
 };

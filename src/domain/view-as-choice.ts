@@ -1,7 +1,6 @@
 // A superuser's choice of affiliate to view the portal as, kept for the tab in sessionStorage
-// under "view_as" as ["username", "affiliateId"] ('' for the own view): what a reload reads back,
-// both in the app (machines/impersonation.actors.ts) and in the dashboard's early calls
-// (src/workers/dashboard-start.ts). Pure, so that both bundles share it.
+// under "view_as" as ["username", "affiliateId"] ('' for the own view): what a reload reads back
+// (machines/impersonation.actors.ts).
 
 export const VIEW_AS_KEY = 'view_as';
 

@@ -1,6 +1,6 @@
 // The tag manager: events always go to window.dataLayer (created if missing); with VITE_GTM_ID set,
-// the Google Tag Manager snippet for it loads once, at start-up off the invite page
-// (src/app/tag-manager.tsx).
+// the Google Tag Manager snippet for it loads once: at start-up, or on an invite page once the
+// user has left it (src/main.tsx, src/features/invite/invite-page.tsx).
 type DataLayerWindow = Window & { dataLayer?: unknown[] };
 
 export function dataLayerOf(target: Window): unknown[] {

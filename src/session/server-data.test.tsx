@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { signIn } from '../../tests/utils/api-server.ts';
 import { signInFixtureUser } from '../../tests/utils/fixture-sign-in.ts';
 import { renderWithSession } from '../../tests/utils/render-session.tsx';
-import { RELEASE } from '../api/releasable.ts';
-import { ReleasingCache, ServerDataProvider, useImpersonatedAffiliate } from './server-data.tsx';
+import { ServerDataProvider, useImpersonatedAffiliate } from './server-data.tsx';
 import { useAuthSelector } from './session-context.tsx';
 
 /** Reads the shared cache, and renders again a moment after it mounted. */
@@ -75,33 +74,6 @@ describe('a sign-in', () => {
     act(() => session.signIn({ username: user.username, ...pair }));
 
     expect(await screen.findByText('Answer: second')).toBeInTheDocument();
-  });
-});
-
-describe('the cache of the server data', () => {
-  it('releases what its data holds once it drops or replaces the data, once it is left, and what comes after', () => {
-    const released: string[] = [];
-    const held = (name: string) => ({ name, [RELEASE]: () => released.push(name) });
-    const cache = new ReleasingCache();
-    const events = held('events');
-    cache.set('a', { data: events });
-    cache.set('a', { data: events, isValidating: true });
-    expect(released).toEqual([]);
-
-    cache.set('a', { data: held('events again') });
-    expect(released).toEqual(['events']);
-    cache.set('b', { data: held('fees') });
-    cache.delete('b');
-    expect(released).toEqual(['events', 'fees']);
-    cache.set('c', { data: 'plain data' });
-    cache.releaseAll();
-    expect(released).toEqual(['events', 'fees', 'events again']);
-    expect([...cache.keys()]).toEqual([]);
-
-    // A call that was under way when the cache was left answers later: released at once.
-    cache.set('a', { data: held('late events') });
-    expect(released).toEqual(['events', 'fees', 'events again', 'late events']);
-    expect([...cache.keys()]).toEqual([]);
   });
 });
 

@@ -2,8 +2,6 @@
 // cache per sign-in, shared by every view (dashboard, reports, the header's affiliate selector),
 // so that whoever signs in next on the same tab never sees what the last sign-in had cached;
 // within it, keys carry the impersonated affiliate.
-// Data that holds something outside the cache (the dashboard worker's lists) is released when
-// the cache drops or replaces it, and when the sign-in ends.
 // SWR keeps its bookkeeping for a cache (listeners, calls in flight) until the SWRConfig that
 // first used it unmounts; with one cache under several providers (the pages, the header) that
 // would leave the others without it, so the cache's bookkeeping is set up once, when it is made.
@@ -15,48 +13,16 @@ import { selectImpersonation } from '../../machines/auth.ts';
 import { selectUserKey } from '../../machines/auth.selectors.ts';
 import { selectImpersonatedAffiliate } from '../../machines/impersonation.ts';
 import type { ApiScope } from '../api/client.ts';
-import { release } from '../api/releasable.ts';
 import { swrConfiguration } from '../api/swr.ts';
 import type { Session } from './session.ts';
 import { useActorSelector, useAuthSelector, useSession, type ObservableActor } from './session-context.tsx';
-
-/** SWR's cache, releasing the data it lets go. Kept: SWR has no hook for an entry it drops. */
-export class ReleasingCache extends Map<string, State> {
-  /** Left for good (its sign-in ended): a call still under way then stores into it for nobody. */
-  private closed = false;
-
-  override set(key: string, value: State): this {
-    if (this.closed) {
-      release(value.data);
-      return this;
-    }
-    const before: unknown = this.get(key)?.data;
-    super.set(key, value);
-    if (before !== value.data) release(before);
-    return this;
-  }
-
-  override delete(key: string): boolean {
-    const before: unknown = this.get(key)?.data;
-    const deleted = super.delete(key);
-    release(before);
-    return deleted;
-  }
-
-  /** Releases everything, and whatever is stored later at once. */
-  releaseAll(): void {
-    this.closed = true;
-    for (const value of this.values()) release(value.data);
-    super.clear();
-  }
-}
 
 const perSession = new WeakMap<Session, { user: string; value: SWRConfiguration }>();
 
 function configurationFor(session: Session, user: string): SWRConfiguration {
   let entry = perSession.get(session);
   if (entry?.user !== user) {
-    const cache = new ReleasingCache();
+    const cache = new Map<string, State>();
     const value = swrConfiguration(cache);
     initCache(cache, value);
     entry = { user, value };
@@ -66,7 +32,7 @@ function configurationFor(session: Session, user: string): SWRConfiguration {
     const ended = session.auth.subscribe((snapshot) => {
       if (selectUserKey(snapshot) === user) return;
       ended.unsubscribe();
-      cache.releaseAll();
+      cache.clear();
       if (perSession.get(session)?.value === value) perSession.delete(session);
     });
   }

@@ -1,15 +1,18 @@
 // The session's refresh while signed in (session.ts): one refresh at a time across the tabs of
-// this browser, and calls waiting for it. Loaded with the first of them, so that the login page
-// does without it.
+// this browser, and calls waiting for it; and what else only a signed-in session needs (the
+// revocation at sign-out, the browser's news of the connection). Loaded once signed in, so that
+// the login page does without it.
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { provideAuth } from '../../machines/auth.actors.ts';
-import type { AuthApi } from '../api/auth.ts';
+import type { ApiClient } from '../api/client.ts';
 import type { RefreshResponse } from '../api/sign-in-schemas.ts';
+import { refreshToken } from '../api/token-calls.ts';
 import { gateFor, msUntilRefresh } from '../domain/auth-token.ts';
 import { serverClock } from '../domain/server-clock.ts';
 import type { RotationLog } from './rotation-log.ts';
 
 export { browserRotationLog } from './rotation-log.ts';
+export { revokeToken } from '../api/token-calls.ts';
 import type { TokenStorage } from './token-storage.ts';
 
 type AuthActor = Actor<ReturnType<typeof provideAuth>>;
@@ -40,9 +43,22 @@ export function freshAccessToken(auth: AuthActor, isStale: (access: string) => b
   });
 }
 
+/** The browser is online again, or the tab became visible (a laptop woken, a tab brought back). */
+export function browserConnection(onBack: () => void): () => void {
+  const visible = () => {
+    if (document.visibilityState === 'visible') onBack();
+  };
+  window.addEventListener('online', onBack);
+  document.addEventListener('visibilitychange', visible);
+  return () => {
+    window.removeEventListener('online', onBack);
+    document.removeEventListener('visibilitychange', visible);
+  };
+}
+
 export interface TabRefreshOptions {
   storage: TokenStorage;
-  api: Pick<AuthApi, 'refresh'>;
+  client: ApiClient;
   auth: AuthActor;
   /** The refresh tokens spent in this browser. */
   rotationLog: () => Promise<RotationLog>;
@@ -60,7 +76,7 @@ export interface TabRefreshOptions {
  */
 export function refreshAcrossTabs(
   refresh: string,
-  { storage, api, auth, rotationLog, locks, onRefreshed }: TabRefreshOptions,
+  { storage, client, auth, rotationLog, locks, onRefreshed }: TabRefreshOptions,
 ): Promise<RefreshResponse> {
   const run = async (): Promise<RefreshResponse> => {
     const stored = storage.read();
@@ -72,7 +88,7 @@ export function refreshAcrossTabs(
     const newest = await rotations.newest({ access: start.access, refresh: start.refresh });
     if (newest.refresh !== refresh && msUntilRefresh(newest.access, serverClock.now()) > 0) return newest;
     const spending = newest.refresh;
-    const answer = await api.refresh(spending);
+    const answer = await refreshToken(client, spending);
     const pair = { access: answer.access, refresh: answer.refresh ?? spending };
     if (pair.refresh !== spending) await rotations.add(spending, pair);
     // Signed out meanwhile (Logout here, or another tab cleared or replaced the record): the

@@ -5,17 +5,25 @@ import { createActor, type Actor, type ActorRefFrom, type ActorOptions, type Any
 import { selectImpersonation } from '../../machines/auth.ts';
 import { provideAuth } from '../../machines/auth.actors.ts';
 import type { impersonationMachine } from '../../machines/impersonation.ts';
-import { MIN_REFRESH_INTERVAL_MS } from '../../machines/token-refresh.ts';
 import { createAuthApi } from '../api/auth.ts';
 import type { RefreshResponse } from '../api/schemas.ts';
-import { isExpired, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
+import { isExpired, MIN_REFRESH_INTERVAL_MS, msUntilRefresh, type StoredToken } from '../domain/auth-token.ts';
 import { serverClock } from '../domain/server-clock.ts';
 import { ApiError, createApiClient, messages, type ApiClient } from '../api/client.ts';
 import type { RotationLog } from './rotation-log.ts';
 import type { TokenStorage } from './token-storage.ts';
-import type { SessionCalls } from '../api/dashboard-data.ts';
 
 export type AuthActor = Actor<ReturnType<typeof provideAuth>>;
+
+/** How a session's calls are made, for code that makes them off the main thread (the dashboard's worker). */
+export interface SessionCalls {
+  baseUrl: string;
+  fetch: typeof fetch | undefined;
+  /** The token a call goes out with: at once, or after the one shared refresh of a token about to expire. */
+  accessToken(): string | null | Promise<string | null>;
+  /** A call met a 401 with this token: the session it belongs to ends. */
+  unauthorized(refused: string | null): void;
+}
 export type ImpersonationActor = ActorRefFrom<typeof impersonationMachine>;
 
 export interface Session {
@@ -48,19 +56,6 @@ export interface SessionOptions {
   clock?: ActorOptions<AnyActorLogic>['clock'];
   /** Calls back when the connection may be back (online again, the tab visible); the browser's by default. */
   watchConnection?: (onBack: () => void) => () => void;
-}
-
-/** The browser is online again, or the tab became visible (a laptop woken, a tab brought back). */
-export function browserConnection(onBack: () => void): () => void {
-  const visible = () => {
-    if (document.visibilityState === 'visible') onBack();
-  };
-  window.addEventListener('online', onBack);
-  document.addEventListener('visibilitychange', visible);
-  return () => {
-    window.removeEventListener('online', onBack);
-    document.removeEventListener('visibilitychange', visible);
-  };
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -123,11 +118,15 @@ export function createSession(options: SessionOptions): Session {
   // Loaded once signed in, so that a connection lost later does not keep it away. A load that
   // fails (offline) is a refresh that got no answer: it is tried again, as the call would be.
   let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
+  let loadedRefresh: typeof import('./session-refresh.ts') | null = null;
   const sessionRefresh = () =>
-    (loadingRefresh ??= import('./session-refresh.ts').catch(() => {
-      loadingRefresh = null;
-      throw new ApiError(messages.network, 'network');
-    }));
+    (loadingRefresh ??= import('./session-refresh.ts').then(
+      (module) => (loadedRefresh = module),
+      () => {
+        loadingRefresh = null;
+        throw new ApiError(messages.network, 'network');
+      },
+    ));
   let loadingLog: Promise<RotationLog> | null = null;
   const rotationLog = () =>
     (loadingLog ??= options.rotations
@@ -137,7 +136,7 @@ export function createSession(options: SessionOptions): Session {
     sessionRefresh().then((module) =>
       module.refreshAcrossTabs(refresh, {
         storage: options.storage,
-        api: authApi,
+        client,
         auth,
         rotationLog,
         locks,
@@ -154,7 +153,13 @@ export function createSession(options: SessionOptions): Session {
       saveToken: (token) => options.storage.write(token),
       track: options.track,
       loadQrCode: options.loadQrCode,
-      watchConnection: options.watchConnection ?? (typeof window === 'undefined' ? undefined : browserConnection),
+      // Sent and forgotten: a server without the endpoint (404), or none reached, changes nothing for the user.
+      revoke: (refresh) =>
+        void sessionRefresh()
+          .then((module) => module.revokeToken(client, refresh))
+          .catch(() => {}),
+      // Only a signed-in session waits for the connection: its code is loaded by then.
+      watchConnection: options.watchConnection ?? ((onBack) => loadedRefresh?.browserConnection(onBack) ?? (() => {})),
     }),
     // An explicit undefined clock would replace xstate's own.
     { input: { token: options.storage.read() }, ...(options.clock ? { clock: options.clock } : {}) },

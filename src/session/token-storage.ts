@@ -4,7 +4,7 @@
 // (src/domain/server-clock.ts): restored when the storage is opened, written with each token, and
 // followed when another tab writes it; a sign-out clears both.
 import { parseStoredToken, TOKEN_STORAGE_KEY, type StoredToken } from '../domain/auth-token.ts';
-import { parseClockOffset, serialiseClockOffset, SERVER_CLOCK_KEY, serverClock } from '../domain/server-clock.ts';
+import { SERVER_CLOCK_KEY, serverClock } from '../domain/server-clock.ts';
 
 export interface TokenStorage {
   read(): StoredToken | null;
@@ -15,7 +15,7 @@ export interface TokenStorage {
 
 export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEventListener' | 'removeEventListener'>): TokenStorage {
   try {
-    serverClock.set(parseClockOffset(storage.getItem(SERVER_CLOCK_KEY)));
+    serverClock.restore(storage.getItem(SERVER_CLOCK_KEY));
   } catch {
     // Storage unavailable: the device's clock until a token arrives.
   }
@@ -32,7 +32,7 @@ export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEv
         // The record's fields in their documented order, whatever order the token came in. The
         // clock first: a tab that hears of the token has the clock it was read with.
         if (token) {
-          storage.setItem(SERVER_CLOCK_KEY, serialiseClockOffset(serverClock.offset()));
+          storage.setItem(SERVER_CLOCK_KEY, serverClock.saved());
           storage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: token.username, access: token.access, refresh: token.refresh }));
         } else {
           storage.removeItem(TOKEN_STORAGE_KEY);
@@ -44,7 +44,7 @@ export function createTokenStorage(storage: Storage, target: Pick<Window, 'addEv
     },
     subscribe(listener) {
       const onStorage = (event: StorageEvent) => {
-        if (event.key === SERVER_CLOCK_KEY && event.newValue !== null) serverClock.set(parseClockOffset(event.newValue));
+        if (event.key === SERVER_CLOCK_KEY && event.newValue !== null) serverClock.restore(event.newValue);
         if (event.key === TOKEN_STORAGE_KEY || event.key === null) listener(parseStoredToken(event.newValue));
       };
       target.addEventListener('storage', onStorage);

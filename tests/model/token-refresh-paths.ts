@@ -58,12 +58,10 @@ export function tokenRefreshEvents(now: number = Date.now()): TokenRefreshModelE
 }
 
 /**
- * The real machine with its sendParent actions as no-ops: run on its own (as xstate/graph does)
- * it has no parent to tell. The chart, guards and delays are unchanged.
+ * The real machine with its notify action a no-op: run on its own (as xstate/graph does) it has no
+ * parent to tell. The chart, guards and delays are unchanged.
  */
-export const tokenRefreshModelMachine = tokenRefreshMachine.provide({
-  actions: { notifyRefreshed: () => {}, notifyExpired: () => {}, notifyLapsed: () => {} },
-});
+export const tokenRefreshModelMachine = tokenRefreshMachine.provide({ actions: { notify: () => {} } });
 
 export function tokenRefreshModel(now: number = Date.now()): MachineModel {
   return {

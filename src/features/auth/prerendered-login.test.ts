@@ -1,18 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BOOTED_WORKER, DASHBOARD_ROUTE } from '../../workers/dashboard-start.ts';
 import { bootPrerenderedLogin, bootScriptSource, prerenderMarks, takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 
 const html = document.documentElement;
 const ENTRY = '/assets/index-test.js';
-const DASHBOARD = '/assets/dashboard-worker-test.js';
-const WORKER = '/assets/dashboard.worker-test.js';
-const CHUNKS = { entry: ENTRY, dashboard: DASHBOARD, worker: WORKER };
+const CHUNKS = { entry: ENTRY };
 const moduleScripts = (src: string) =>
   [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].filter((script) => script.src.endsWith(src));
 const entryScripts = () => moduleScripts(ENTRY);
-/** The entry asked for ahead of running it. */
-const entryPreloads = () =>
-  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].filter((link) => link.href.endsWith(ENTRY));
 const listeners: EventListener[] = [];
 
 /** Runs the inline script on this page, at `path`, keeping its listener to take it away after. */
@@ -39,11 +33,10 @@ function pressLogin(form: HTMLFormElement): boolean {
 afterEach(() => {
   for (const listener of listeners.splice(0)) document.removeEventListener('submit', listener, true);
   for (const mark of Object.values(prerenderMarks)) html.removeAttribute(mark);
-  for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
+  for (const element of entryScripts()) element.remove();
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
-  delete window[BOOTED_WORKER];
 });
 
 describe('the inline script of the prerendered login page', () => {
@@ -120,7 +113,6 @@ describe("starting the app's code", () => {
     boot('/login');
     // Not even fetched: compiling it would hold the paint back too.
     expect(entryScripts()).toHaveLength(0);
-    expect(entryPreloads()).toHaveLength(0);
     for (const frame of frames.splice(0)) frame(0);
     expect(entryScripts()).toHaveLength(0);
     vi.advanceTimersByTime(0);
@@ -139,93 +131,15 @@ describe("starting the app's code", () => {
     expect(entryScripts()).toHaveLength(1);
   });
 
-  it('starts at once on another page', () => {
+  it('starts at once on another page, and where a session is stored', () => {
     boot('/invite/abc');
     expect(entryScripts()).toHaveLength(1);
-    expect(moduleScripts(DASHBOARD)).toHaveLength(0);
-  });
-
-  /** The workers the page started: script, options and what each was told. */
-  let workers: FakeWorker[] = [];
-  class FakeWorker {
-    onmessage: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    told: unknown[] = [];
-    constructor(
-      readonly script: string,
-      readonly options: WorkerOptions,
-    ) {
-      workers.push(this);
-    }
-    postMessage(message: unknown) {
-      this.told.push(message);
-    }
-  }
-  const RECORD = '{"username":"berlin","access":"a.b.c","refresh":"r"}';
-  /** Boots at `path` with a session stored and Worker faked. */
-  function bootSignedIn(path: string) {
-    workers = [];
-    vi.stubGlobal('Worker', FakeWorker);
-    window.localStorage.setItem('auth_token', RECORD);
-    boot(path);
-  }
-
-  it("where a session is stored on a dashboard route, starts the dashboard's worker (the start chunk tells it of the session), and the app once the worker answers", () => {
-    bootSignedIn('/?range=current');
-    expect(workers.map(({ script, options, told }) => ({ script, options, told }))).toEqual([
-      {
-        script: WORKER,
-        options: { type: 'module' },
-        told: [],
-      },
-    ]);
-    // Left for the app to take over.
-    expect(window[BOOTED_WORKER]).toBe(workers[0]);
-    // The dashboard's start is loaded, and the app's code fetched, as a module (in CORS mode, as the script will ask for it).
-    expect(moduleScripts(DASHBOARD)).toHaveLength(1);
-    expect(entryPreloads()).toHaveLength(1);
-    expect(entryPreloads()[0]!.crossOrigin).toBe('');
-    expect(entryScripts()).toHaveLength(0);
-    workers[0]!.onmessage!();
+    entryScripts()[0]!.remove();
+    window.localStorage.setItem('auth_token', '{"username":"berlin","access":"a.b.c","refresh":"r"}');
+    boot('/');
     expect(entryScripts()).toHaveLength(1);
-  });
-
-  it("starts the worker on the dashboard's routes only, as the router matches them", () => {
-    for (const path of [
-      '/',
-      '/affiliate/AFF-100',
-      '/AFFILIATE/AFF-100/',
-      '/affiliate/',
-      '/affiliate/a/b',
-      '/reports',
-      '/login',
-      '/invite/abc',
-    ]) {
-      bootSignedIn(path);
-      expect(workers.length, path).toBe(DASHBOARD_ROUTE.test(path) ? 1 : 0);
-      for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
-    }
-  });
-
-  it('starts the app at once where a session is stored on another route: no worker, no dashboard code', () => {
-    bootSignedIn('/reports');
-    expect(entryScripts()).toHaveLength(1);
-    expect(moduleScripts(DASHBOARD)).toHaveLength(0);
-    expect(window[BOOTED_WORKER]).toBeUndefined();
-  });
-
-  it('starts the app all the same where the worker cannot start (leaving the app to start its own), or is slow to answer', () => {
-    vi.useFakeTimers();
-    bootSignedIn('/');
-    workers[0]!.onerror!();
-    expect(window[BOOTED_WORKER]).toBeUndefined();
-    expect(entryScripts()).toHaveLength(1);
-    for (const element of [...entryScripts(), ...moduleScripts(DASHBOARD), ...entryPreloads()]) element.remove();
-    bootSignedIn('/');
-    vi.advanceTimersByTime(249);
-    expect(entryScripts()).toHaveLength(0);
-    vi.advanceTimersByTime(1);
-    expect(entryScripts()).toHaveLength(1);
+    // In CORS mode, as module scripts are fetched.
+    expect(entryScripts()[0]!.crossOrigin).toBe('');
   });
 });
 

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { DateTime } from 'luxon';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
@@ -481,6 +481,7 @@ describe('Sales Dashboard', () => {
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
 
     const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    onTestFinished(() => onLine.mockRestore());
     offline = true;
     act(() => void window.dispatchEvent(new Event('offline')));
     expect(screen.getByText('You are offline. The figures will update when the connection is back.')).toHaveAttribute('role', 'status');

@@ -1,24 +1,18 @@
 // The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The view renders the dashboard
-// machine's state (date mode, selected day, chart mode) and the data of the machine's range, which
-// the dashboard's data service (in a Web Worker) loads and derives; SWR holds handles to it
-// (src/api/dashboard-data.ts). The view sends what the user does and does no arithmetic.
-// Each view (the affiliate viewed as, and the route's affiliate) has a dashboard of its own, keyed
-// by it, so another affiliate's selected day and figures never show under this one's heading; the
-// route and the header change the affiliate outside the dashboard. The view is the URL's query
-// (use-view-url.ts): a dashboard starts in the URL's view; when the affiliate changed with the URL
-// as it was (the header's 'View as Affiliate' on /) or to a URL without a query (the Dashboard
-// tab), it starts where the last one was after AFFILIATE.CHANGED: the same range and chart mode,
-// no day, and the URL follows. While another range or day loads, the view's last dashboard stays
-// on screen. Once a range's figures are on screen, its previous period is loaded for each stat
-// box's change (src/api/previous-period.ts). An affiliate's route waits for the affiliates: one
-// that is not among the user's gets its heading and a line that says so, and no data call.
+// machine's state (date mode, selected day, chart mode) and what the dashboard's data service (in a
+// Web Worker: data/use-dashboard.ts) derives for the machine's range; it sends what the user does
+// and does no arithmetic. One machine for the page: when the affiliate changes (the route, or the
+// header's 'View as Affiliate'), it hears AFFILIATE.CHANGED, which keeps the range and chart and
+// drops the day. The view is the URL's query (use-view-url.ts). While another range or day loads,
+// the last dashboard of the same affiliates stays on screen, faded; another affiliate's never
+// shows under this one's heading. Once a range's figures are on screen, each stat box's change
+// against the previous period follows. An affiliate's route waits for the affiliates: one that is
+// not among the user's gets its heading and a line that says so, and no data call.
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ActorRefFrom } from 'xstate';
+import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import {
-  afterAffiliateChange,
   dashboardMachine,
   selectChartMode,
   selectCustomEnd,
@@ -27,18 +21,8 @@ import {
   selectIsRangeRefused,
   selectSelectedDay,
   selectView,
-  type DashboardSnapshot,
 } from '../../../machines/dashboard.ts';
 import { ApiError, errorText } from '../../api/client.ts';
-import {
-  dashboardData,
-  useDashboardAffiliates,
-  useDashboardList,
-  useDashboardView,
-  type ShownView,
-  type ViewRequest,
-} from '../../api/dashboard-data.ts';
-import { useStatChanges } from '../../api/previous-period.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
@@ -48,79 +32,39 @@ import { Spinner } from '../../components/spinner.tsx';
 import { OFFLINE_TEXT, useOnline } from '../../components/use-online.ts';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
-import type { DetailTableName } from '../../domain/detail-columns.ts';
 import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
+import { chartModule } from './chart-module.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
+import { useDashboard, useDashboardAffiliates, type DashboardQuery } from './data/use-dashboard.ts';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
 import { useViewUrl } from './use-view-url.ts';
 import './dashboard.css';
 
-/**
- * What one view's dashboard hands on to the next: the machine's last state, and whether the
- * Affiliate selector had the focus when it chose the next view.
- */
-function createHandOver() {
-  let last: DashboardSnapshot | undefined;
-  /** The URL (path and query) the last view showed. */
-  let lastUrl: string | undefined;
-  let refocusAffiliate = false;
-  return {
-    /** The state the next view's machine starts in at `url`: none for the first view, or for a URL with a view of its own. */
-    start: (url: string) => (last === undefined || (url !== lastUrl && !url.endsWith('?')) ? undefined : afterAffiliateChange(last)),
-    /** The view shows `url`. */
-    at: (url: string) => {
-      lastUrl = url;
-    },
-    /** Keeps the machine's state as it changes, until the view's dashboard goes. */
-    follow(actor: ActorRefFrom<typeof dashboardMachine>) {
-      last = actor.getSnapshot();
-      const subscription = actor.subscribe((snapshot) => {
-        last = snapshot;
-      });
-      return () => subscription.unsubscribe();
-    },
-    /** The Affiliate selector chose another view: its successor gets the focus. */
-    affiliateChosen: () => {
-      refocusAffiliate = true;
-    },
-    /** A ref for the Affiliate selector. */
-    affiliateSelect: (control: HTMLElement | null) => {
-      if (control === null || !refocusAffiliate) return;
-      refocusAffiliate = false;
-      control.focus();
-    },
-  };
-}
-
-type HandOver = ReturnType<typeof createHandOver>;
-
-/** Whether the dashboard on screen is of the request's range and affiliate (another day of them, or their lists fetched anew). */
-const sameRange = (request: ViewRequest, shown: ShownView | null) =>
-  shown !== null &&
-  shown.request.range.start === request.range.start &&
-  shown.request.range.end === request.range.end &&
-  shown.request.affiliateFilter === request.affiliateFilter;
-
-function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null; handOver: HandOver }) {
-  const [path, navigate] = useLocation();
+function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
+  chartModule.load();
+  const [, navigate] = useLocation();
   const search = useSearch();
   const today = useToday();
-  const url = `${path}?${search}`;
-  const [snapshot, send, actor] = useMachine(dashboardMachine, {
-    snapshot: handOver.start(url),
-    input: { view: parseView(search, today) },
-  });
-  useEffect(() => handOver.follow(actor), [handOver, actor]);
-  useEffect(() => handOver.at(url), [handOver, url]);
+  const [snapshot, send] = useMachine(dashboardMachine, { input: { view: parseView(search, today) } });
+  const { impersonated } = useApiScope();
+  // Another affiliate (the route's, or the one viewed as): the range and chart stay, the day goes.
+  const shownFor = `${impersonated ?? ''}/${affiliateId ?? ''}`;
+  const lastShownFor = useRef(shownFor);
+  useEffect(() => {
+    if (lastShownFor.current === shownFor) return;
+    lastShownFor.current = shownFor;
+    send({ type: 'AFFILIATE.CHANGED' });
+  }, [shownFor, send]);
   const view = selectView(snapshot);
   useViewUrl(
     view,
     useCallback((next: DashboardView) => send({ type: 'VIEW.SHOW', view: next }), [send]),
     today,
+    shownFor,
   );
   const mode = selectDateMode(snapshot);
   const customStart = selectCustomStart(snapshot);
@@ -133,82 +77,58 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
     () => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }),
     [mode, customStart, customEnd, today],
   );
-  const query = useMemo(() => toQuery(range), [range]);
-  const scope = useApiScope();
-
-  const data = dashboardData(useSession().calls);
-  const affiliates = useDashboardAffiliates(data, scope.impersonated);
-  // An affiliate's route shows its data once the affiliates list it: no call goes out for one
-  // that is not among the user's, which the page says instead.
+  const session = useSession();
+  const affiliates = useDashboardAffiliates(session, impersonated);
   const known = affiliateId === null || (affiliates.data?.some((affiliate) => affiliate.id === affiliateId) ?? false);
   const unknownAffiliate = affiliateId !== null && affiliates.data !== undefined && !known;
-  const events = useDashboardList(data, 'payment_events', query, scope.impersonated, known);
-  const fees = useDashboardList(data, 'connection_fees', query, scope.impersonated, known);
-  const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
-
-  const request = useMemo<ViewRequest | null>(() => {
-    if (!affiliates.data || !events.data || !fees.data) return null;
-    return {
-      events: events.data.id,
-      fees: fees.data.id,
-      affiliates: affiliates.data,
-      affiliateFilter: affiliateId,
-      range: { ...query, zone: range.start.zoneName, locale: range.start.locale },
-      selectedDay,
-    };
-  }, [affiliates.data, events.data, fees.data, affiliateId, query, range, selectedDay]);
-  const derived = useDashboardView(data, request);
-
-  const current = derived.dashboard;
-  const dashboard = derived.shown?.dashboard ?? null;
-  // The CSV files of the tables on screen, once they are the request's own.
-  const csv = useMemo(
-    () => (request !== null && current !== null ? (table: DetailTableName) => data.csv({ ...request, table }) : null),
-    [data, request, current],
+  const query = useMemo<DashboardQuery | null>(
+    () => (unknownAffiliate ? null : { range: toQuery(range), affiliateFilter: affiliateId, selectedDay }),
+    [unknownAffiliate, range, affiliateId, selectedDay],
   );
+  const data = useDashboard(session, query, impersonated);
+  const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
+  const current = data.dashboard;
+  const dashboard = data.shown?.dashboard ?? null;
 
-  // Each stat box's change belongs to the figures on screen: it is asked for the request they
-  // were derived from (the last one's while the next loads), only once they are there, as the
-  // affiliate viewed as that this dashboard is keyed by.
-  const changes = useStatChanges(data, derived.shown, scope.impersonated);
-
-  // The first error among affiliates, payment events and fees shows, once no retry is coming
-  // for it: while the first failure is retried (on its own, or on Retry), the page waits. Offline,
-  // a call that got no answer is no error: the figures on screen stay, a line says why they do
-  // not change, and every call is made again once the connection is back.
-  const calls = [affiliates, events, fees];
+  // The first error among the affiliates and the view (its payment events, then its fees) shows,
+  // once no retry is coming for it: while a failure is retried (on its own, or on Retry), the page
+  // waits. Offline, a call that got no answer is no error: the figures on screen stay, a line says
+  // why they do not change, and everything is asked again once the connection is back.
   const online = useOnline();
-  const failure = calls.map((call) => call.error).find((error) => error !== undefined);
-  const retrying = calls.some((call) => call.error !== undefined && call.isValidating);
+  const failure = affiliates.error ?? (known ? data.error : undefined);
+  const retrying = (affiliates.error !== undefined && affiliates.isValidating) || (data.error !== undefined && data.isValidating);
   const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';
-  const message = failure !== undefined ? (isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null) : derived.error;
+  const message = failure !== undefined && isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null;
   const wasOnline = useRef(online);
-  const [refreshAffiliates, refreshEvents, refreshFees] = [affiliates.mutate, events.mutate, fees.mutate];
+  const [refreshAffiliates, refreshView] = [affiliates.mutate, data.retry];
   useEffect(() => {
     const reconnected = online && !wasOnline.current;
     wasOnline.current = online;
-    if (reconnected) for (const refresh of [refreshAffiliates, refreshEvents, refreshFees]) void refresh();
-  }, [online, refreshAffiliates, refreshEvents, refreshFees]);
-  // Retry asks the calls that failed for good again. The button goes with the error line while
-  // they run: the heading takes the focus.
+    if (reconnected) {
+      void refreshAffiliates();
+      refreshView();
+    }
+  }, [online, refreshAffiliates, refreshView]);
+  // Retry asks again what failed for good. The button goes with the error line while it runs:
+  // the heading takes the focus.
   const retry = () => {
     document.getElementById(headingId)?.focus();
-    for (const call of calls) if (call.error !== undefined) void call.mutate();
+    if (affiliates.error !== undefined) void affiliates.mutate();
+    if (data.error !== undefined) data.retry();
   };
 
-  const headingAffiliate = affiliateId ?? scope.impersonated ?? claimedAffiliate;
+  const headingAffiliate = affiliateId ?? impersonated ?? claimedAffiliate;
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
   const showAffiliates = (affiliates.data?.length ?? 0) > 1;
 
-  const chooseAffiliate = (id: string | null) => {
-    handOver.affiliateChosen();
-    // Another affiliate keeps the range and chart; the day goes.
+  // Another affiliate keeps the range and chart; the day goes.
+  const chooseAffiliate = (id: string | null) =>
     navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
-  };
 
-  // A new range loads (its lists, then its figures): the last range's stay, faded under a loading
-  // line. Another day of the range is answered too soon for either.
-  const updating = current === null && (request === null || !sameRange(request, derived.shown));
+  // A new range loads: the last range's figures stay, faded under a loading line. Another day of
+  // the range is answered too soon for either.
+  const shownRange = data.shown?.query.range;
+  const updating = current === null && (query === null || shownRange?.start !== query.range.start || shownRange.end !== query.range.end);
 
   const title = name ? `${name} Sales Dashboard` : 'Sales Dashboard';
   useDocumentTitle(title);
@@ -223,12 +143,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
         {known && (
           <div className="dashboard-toolbar">
             {showAffiliates && affiliates.data && (
-              <AffiliateSelect
-                affiliates={affiliates.data}
-                selected={affiliateId}
-                onChange={chooseAffiliate}
-                selectRef={handOver.affiliateSelect}
-              />
+              <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} />
             )}
             <DateRangeControls
               mode={mode}
@@ -273,7 +188,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               </div>
             )}
             <section aria-label="Summary">
-              <SummaryGrid stats={dashboard.stats} changes={changes} currency={env.currency} />
+              <SummaryGrid stats={dashboard.stats} changes={data.changes} currency={env.currency} />
             </section>
             <ChartPanel
               dashboard={dashboard}
@@ -288,7 +203,7 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
               dashboard={dashboard}
               selectedDay={selectedDay}
               currency={env.currency}
-              csv={csv}
+              csv={data.csv}
               onClearDay={() => send({ type: 'DAY.CLEAR' })}
             />
           </div>
@@ -298,11 +213,9 @@ function SalesDashboard({ affiliateId, handOver }: { affiliateId: string | null;
 }
 
 export default function DashboardPage({ affiliateId }: { affiliateId: string | null }) {
-  const { impersonated } = useApiScope();
-  const [handOver] = useState(createHandOver);
   return (
     <ServerDataProvider>
-      <SalesDashboard key={`${impersonated ?? ''}/${affiliateId ?? ''}`} affiliateId={affiliateId} handOver={handOver} />
+      <SalesDashboard affiliateId={affiliateId} />
     </ServerDataProvider>
   );
 }

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { CsvFile } from '../../api/dashboard-data.ts';
+import type { CsvFile } from './data/use-dashboard.ts';
 import type { SaveFile } from '../../components/save.ts';
 import { useCsvDownload, type CsvSource } from './use-csv-download.ts';
 

@@ -2,7 +2,7 @@
 // worker) and saved under its own name. A table asked for again while its file is being written
 // starts nothing more; a failure is only logged, as for reports. Saving and logging are injectable.
 import { useCallback, useRef, useState } from 'react';
-import type { CsvFile } from '../../api/dashboard-data.ts';
+import type { CsvFile } from './data/use-dashboard.ts';
 import { saveInBrowser, type SaveFile } from '../../components/save.ts';
 import type { DetailTableName } from '../../domain/detail-columns.ts';
 

@@ -1,14 +1,16 @@
 // The dashboard's view and the URL's query kept the same (src/domain/view-query.ts): a change the
 // user makes adds a history entry, so that Back and Forward step through them; consecutive changes
 // of the same custom day (a date input fires one per keystroke) share one entry. A URL the view
-// did not make (a link opened, Back, Forward) is shown; a bad value in it is corrected in place,
-// as is a URL the view started apart from (an affiliate changed in the header). The machine
+// did not make (a link opened, Back, Forward) is shown; a bad value in it is corrected in place.
+// Another affiliate (`scope`: the route's, or the one viewed as) keeps the view, less its day, and
+// the URL follows it in place, unless its URL brings a view of its own (a link). The machine
 // decides what a view means; this only carries views between it and the address bar.
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { parseView, serialiseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 
 interface Seen {
+  scope: string;
   query: string;
   search: string;
   today: string;
@@ -27,7 +29,7 @@ function editedCustomDay(before: DashboardView, after: DashboardView): 'start' |
  * Keeps `view` (the machine's) and the URL's query the same; `show` sends the machine a view the
  * URL asks for. `today` ('yyyy-MM-dd') is where the ranges count from.
  */
-export function useViewUrl(view: DashboardView, show: (view: DashboardView) => void, today: string): void {
+export function useViewUrl(view: DashboardView, show: (view: DashboardView) => void, today: string, scope: string): void {
   const [path, navigate] = useLocation();
   const search = useSearch();
   const query = serialiseView(view);
@@ -38,16 +40,23 @@ export function useViewUrl(view: DashboardView, show: (view: DashboardView) => v
   useEffect(() => {
     const before = seen.current;
     // Run again with nothing changed (React's strict mode): done already.
-    if (before && before.query === query && before.search === search && before.today === today) return;
-    seen.current = { query, search, today, view };
+    if (before && before.scope === scope && before.query === query && before.search === search && before.today === today) return;
+    seen.current = { scope, query, search, today, view };
     const wanted = parseView(search, today);
     const canonical = serialiseView(wanted);
-    if (query === canonical) {
+    if (before !== null && before.scope !== scope && (search === '' || search === before.search)) {
+      // Another affiliate, with no view of its own: it keeps this one, but for the day (which the
+      // machine drops as it hears of the affiliate).
+      const kept = { ...view, day: null };
+      editing.current = null;
+      seen.current = { scope, query: serialiseView(kept), search, today, view: kept };
+      if (search !== serialiseView(kept)) navigate(viewHref(path, kept), { replace: true });
+    } else if (query === canonical) {
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
     } else if (before === null) {
       // The view started apart from the URL: the URL follows.
       navigate(viewHref(path, view), { replace: true });
-    } else if (before.query !== query) {
+    } else if (before.query !== query && before.scope === scope) {
       // The user changed the view.
       const edited = editedCustomDay(before.view, view);
       navigate(viewHref(path, view), { replace: edited !== null && edited === editing.current });
@@ -58,5 +67,5 @@ export function useViewUrl(view: DashboardView, show: (view: DashboardView) => v
       show(wanted);
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
     }
-  }, [query, search, today, view, path, navigate, show]);
+  }, [scope, query, search, today, view, path, navigate, show]);
 }

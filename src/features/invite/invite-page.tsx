@@ -4,10 +4,12 @@
 // /, where the login gate asks for 2FA set-up.
 // The machine (machines/invite-registration.ts) decides; this page renders it and sends to it.
 import { useMachine } from '@xstate/react';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { provideInviteRegistration } from '../../../machines/invite-registration.actors.ts';
 import { createInviteApi } from '../../api/invites.ts';
+import { env } from '../../config/env.ts';
+import { loadTagManager } from '../../session/data-layer.ts';
 import { useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -16,7 +18,16 @@ import { JoinForm } from './join-form.tsx';
 
 function InviteRegistration({ inviteId }: { inviteId: string }) {
   const session = useSession();
-  const [, navigate] = useLocation();
+  const [, goTo] = useLocation();
+  // The tag manager records the page's URL, and the invite's id in it is a secret that creates an
+  // account: where the visit started here, it loads as the user leaves for another page.
+  const navigate = useCallback(
+    (path: string) => {
+      if (env.gtmId) loadTagManager(window, env.gtmId);
+      goTo(path);
+    },
+    [goTo],
+  );
   const logic = useMemo(
     () =>
       provideInviteRegistration({

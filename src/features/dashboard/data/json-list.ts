@@ -10,7 +10,7 @@
 // Otherwise, and from a cut that does not parse on, the scanner reads the text character by
 // character to find the items' ends, which costs the worker's fresh code some 20 ms per 3 MB.
 import * as z from 'zod/mini';
-import { notJson, validated } from './client.ts';
+import { notJson, validated } from '../../../api/client.ts';
 
 /**
  * A quarter of a megabyte of text per JSON.parse: the first batch is read while the rest still

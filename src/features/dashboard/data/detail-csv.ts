@@ -2,8 +2,8 @@
 // papaparse in the dashboard's worker, as UTF-8 text that starts with a byte order mark so that
 // spreadsheet programs read accents (see docs/product-rules.md, CSV export). papaparse is loaded
 // when the first file is asked for, never with the sign-in screens.
-import type { Dashboard } from '../domain/dashboard-model.ts';
-import type { DateRange } from '../domain/dates.ts';
+import type { Dashboard } from '../../../domain/dashboard-model.ts';
+import type { DateRange } from '../../../domain/dates.ts';
 import {
   CONNECTION_FEE_COLUMNS,
   csvFileName,
@@ -11,7 +11,7 @@ import {
   PLATFORM_SALES_COLUMNS,
   SALES_DETAILS_COLUMNS,
   type DetailTableName,
-} from '../domain/detail-columns.ts';
+} from '../../../domain/detail-columns.ts';
 
 /** A file to save: its name and its text. */
 export interface CsvFile {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { generateBenchData } from '../../bench/generate.ts';
-import { ApiError, createApiClient } from './client.ts';
+import { generateBenchData } from '../../../../bench/generate.ts';
+import { ApiError, createApiClient } from '../../../api/client.ts';
 import { ItemScanner, readJsonList } from './json-list.ts';
-import { paymentEventSchema } from './schemas.ts';
+import { paymentEventSchema } from '../../../api/schemas.ts';
 
 const PATH = 'payment_events/';
 

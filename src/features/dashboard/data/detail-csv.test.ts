@@ -1,40 +1,32 @@
 import { DateTime } from 'luxon';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { generateBenchData } from '../../bench/generate.ts';
-import { deriveDashboard } from '../domain/dashboard.ts';
-import { dayKey, daySlots, dayKeyOf, toQuery } from '../domain/dates.ts';
-import type { DetailTableName } from '../domain/detail-columns.ts';
-import { createDashboardService, type CsvRequest } from './dashboard-service.ts';
+import { generateBenchData } from '../../../../bench/generate.ts';
+import { deriveDashboard } from '../../../domain/dashboard.ts';
+import { dayKey, daySlots, dayKeyOf, toQuery } from '../../../domain/dates.ts';
+import type { DetailTableName } from '../../../domain/detail-columns.ts';
+import { createDashboardService, type CsvAsk } from './service.ts';
 import { unwrap } from './wire.ts';
 
 // October 2026 in Europe/Berlin (summer time ends on the 25th): payment events, connection fees
 // and affiliates as the API would answer them.
 const data = generateBenchData(3_000, 600, 11);
-const query = toQuery(data.range);
+const query = { ...toQuery(data.range), zone: data.zone, locale: 'en-US' };
 const context = { baseUrl: 'http://portal.test/api/v2/', token: 'access-token', impersonated: null };
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
 const fetch: typeof globalThis.fetch = (input) => {
   const path = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).pathname;
   if (path.endsWith('/payment_events/')) return Promise.resolve(json(data.events));
+  if (path.endsWith('/affiliates/'))
+    return Promise.resolve(json(data.affiliates.map((a) => ({ affiliate_ID: a.id, name: a.name, parent: a.parent_id }))));
   return Promise.resolve(json(data.fees));
 };
 
-async function service() {
+function service() {
   const running = createDashboardService({ fetch });
-  const events = unwrap(await running.load({ ...context, list: 'payment_events', ...query }));
-  const fees = unwrap(await running.load({ ...context, list: 'connection_fees', ...query }));
   const csv = async (table: DetailTableName, selectedDay: string | null = null, affiliateFilter: string | null = null) => {
-    const request: CsvRequest = {
-      events: events.id,
-      fees: fees.id,
-      affiliates: data.affiliates,
-      affiliateFilter,
-      range: { ...query, zone: data.zone, locale: 'en-US' },
-      selectedDay,
-      table,
-    };
-    return unwrap(await running.csv(structuredClone(request)));
+    const ask: CsvAsk = { ...context, range: query, affiliateFilter, selectedDay, table };
+    return unwrap(await running.csv(structuredClone(ask)));
   };
   return { csv };
 }
@@ -50,7 +42,7 @@ function parsed(text: string) {
 
 describe("the detail tables' CSV files, written by the dashboard's data service", () => {
   it('has every Sales Details row of the range, not only the 20 shown, with the Date as YYYY-MM-DD and plain amounts', async () => {
-    const { csv } = await service();
+    const { csv } = service();
     const file = await csv('sales-details');
     expect(file.fileName).toBe('sales-details-2026-10-01-2026-10-31.csv');
     const { headings, rows } = parsed(file.text);
@@ -68,7 +60,7 @@ describe("the detail tables' CSV files, written by the dashboard's data service"
   });
 
   it('has the grouped tables with their headings, and an affiliate filter as the view has it', async () => {
-    const { csv } = await service();
+    const { csv } = service();
     const view = deriveDashboard({ ...data, affiliateFilter: 'p1', selectedDay: null });
     const platform = await csv('platform-sales', null, 'p1');
     expect(platform.fileName).toBe('platform-sales-2026-10-01-2026-10-31.csv');
@@ -84,7 +76,7 @@ describe("the detail tables' CSV files, written by the dashboard's data service"
   });
 
   it("counts days as the chart does, in the range's zone (Europe/Berlin): a selected day's file has exactly that day's rows", async () => {
-    const { csv } = await service();
+    const { csv } = service();
     const whole = parsed((await csv('sales-details')).text).rows;
     // Each row's Date is the local day of its newest sale in Berlin, not its UTC date.
     const byKey = new Map(

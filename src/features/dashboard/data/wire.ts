@@ -2,7 +2,7 @@
 // ended in. Errors are sent as plain data and rebuilt on the main thread as the same ApiError the
 // API client throws, so the dashboard shows the same texts ('HTTP Error: 500: Internal Server
 // Error') and the cache retries the same failures (network, 5xx) wherever the call ran.
-import { ApiError, type ErrorKind } from '../api/client.ts';
+import { ApiError, type ErrorKind } from '../../../api/client.ts';
 
 export interface WireError {
   message: string;

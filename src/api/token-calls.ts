@@ -1,0 +1,24 @@
+// The calls of a session once signed in: its refresh, and its revocation at sign-out. Loaded with
+// the session's refresh (src/session/session-refresh.ts), so that the login page does without them.
+import { failedStatus, withTexts } from './call-texts.ts';
+import { ApiError, messages, type ApiClient } from './client.ts';
+import { refreshResponseSchema, type RefreshResponse } from './sign-in-schemas.ts';
+
+/** POST token/refresh/: 401 ends the session; other failures, a 429 too, say 'Token refresh failed: {status}'. */
+export function refreshToken(client: ApiClient, refresh: string): Promise<RefreshResponse> {
+  const rejected = (error: ApiError) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0));
+  return withTexts(client.request('token/refresh/', { method: 'POST', auth: false, body: { refresh }, schema: refreshResponseSchema }), {
+    rejected,
+    throttled: rejected,
+    failed: (error) => {
+      const status = failedStatus(error);
+      if (status !== null) return messages.refresh(status);
+      return error instanceof ApiError && error.kind === 'schema' ? error.message : messages.network;
+    },
+  });
+}
+
+/** POST token/blacklist/: the server revokes the refresh token's chain, so that a sign-out ends the session there too. */
+export async function revokeToken(client: ApiClient, refresh: string): Promise<void> {
+  await client.request('token/blacklist/', { method: 'POST', auth: false, body: { refresh } });
+}
