@@ -1,23 +1,15 @@
 // The dashboard's data worker in a real Chromium, against the built portal and the reference
 // server with demo data (globetrotter): the worker runs under the page's Content Security Policy
-// (the suite fails a test on any violation), the default range's calls go out once each (the
-// calls made early for the worker are the ones its API client answers from), and once the figures
-// show, its previous period's (for the stat boxes' change) once each, a 401 on one of them
-// ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with today's text.
-// For a returning user the worker makes those calls before the app's own code has run.
+// (the suite fails a test on any violation), it makes the default range's calls, once each, and
+// once the figures show, its previous period's (for the stat boxes' change) once each; a 401 on
+// one of them ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with
+// today's text.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'dashboard (worker)';
-
-declare global {
-  interface Window {
-    /** When the app's code marked <html> as started (performance.now()). */
-    __appStartedAt?: number;
-  }
-}
 
 const e2e = setUpPortal();
 
@@ -56,14 +48,6 @@ async function newTab(
   await expectVisible(first, SCREEN, statValues(first).first(), 'the stat boxes of the first load', 15_000);
   await prepare(first.context());
   const p = await first.context().newPage();
-  // When the app's code starts: it marks <html> at once (data-app-started).
-  await p.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (!document.documentElement.hasAttribute('data-app-started')) return;
-      window.__appStartedAt = performance.now();
-      observer.disconnect();
-    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-app-started'] });
-  });
   const log = recordApiRequests(p);
   await p.goto(`${e2e.portal.url}${entryPath('/')}`);
   return { p, log };
@@ -111,31 +95,11 @@ describe("the dashboard's data worker", () => {
       },
     );
 
-    await step(p, SCREEN, "the default range's calls made by the worker before the app's code ran", async () => {
+    await step(p, SCREEN, "the default range's calls made by the worker, none by the page", async () => {
       const { page, worker } = await resourcesAsked(p);
-      const appStarted = await p.evaluate(() => performance.timeOrigin + (window.__appStartedAt ?? Number.NaN));
       const calls = worker.filter((entry) => /^\/api\/v2\/(payment_events|connection_fees|affiliates)\//.test(entry.path));
-      const current = calls.filter((entry) => !isPrevious(new URL(entry.path, e2e.portal.url)));
-      expect(current).toHaveLength(3);
-      for (const call of current) expect(call.at).toBeLessThan(appStarted);
-      // The page makes none of its own.
+      expect(calls.filter((entry) => !isPrevious(new URL(entry.path, e2e.portal.url)))).toHaveLength(3);
       expect(page.filter((entry) => entry.path.startsWith('/api/v2/'))).toEqual([]);
-    });
-
-    await step(p, SCREEN, "the dashboard's page, chart, stylesheet and tab bar asked for before the default range's calls", async () => {
-      const { page, worker } = await resourcesAsked(p);
-      const firstCall = Math.min(...worker.filter((entry) => entry.path.startsWith('/api/v2/')).map((entry) => entry.at));
-      const files = [
-        /^\/assets\/dashboard-page-.*\.js$/,
-        /^\/assets\/daily-chart-.*\.js$/,
-        /^\/assets\/dashboard-page-.*\.css$/,
-        /^\/assets\/tab-bar-.*\.js$/,
-      ];
-      for (const chunk of files) {
-        const asked = page.find((entry) => chunk.test(entry.path));
-        expect(asked, String(chunk)).toBeDefined();
-        expect(asked!.at, String(chunk)).toBeLessThan(firstCall);
-      }
     });
 
     // A day of the chart: its tables come from the worker too.
