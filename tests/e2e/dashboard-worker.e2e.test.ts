@@ -6,6 +6,7 @@
 // today's text.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { entryPath, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
@@ -130,9 +131,11 @@ describe("the dashboard's data worker", () => {
       "the login form after the worker's call met a 401",
       15_000,
     );
-    await step(p, SCREEN, 'the stored token cleared', async () => {
+    await step(p, SCREEN, 'the stored token cleared, and the form saying the session has ended', async () => {
       expect(await p.evaluate(() => window.localStorage.getItem('auth_token'))).toBeNull();
+      await p.getByRole('status').filter({ hasText: 'Your session has ended. Please sign in again.' }).waitFor();
     });
+    await checkScreen(p, 'login-session-ended');
   });
 
   it("retries a 5xx answer 3 times (1, 2, 4 s), then shows 'HTTP Error: 500: Internal Server Error'", async () => {

@@ -5,6 +5,7 @@
 // link whose custom range would build millions of days.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { startPortal, type Portal } from './portal.ts';
 import { DESKTOP, expectVisible, poll, recordApiRequests, signIn, step } from './session.ts';
@@ -116,6 +117,7 @@ describe('a connection lost across the refresh time', () => {
 
     await p.context().setOffline(true);
     await expectVisible(p, 'dashboard (offline)', p.getByText(OFFLINE), `'${OFFLINE}'`);
+    await checkScreen(p, 'dashboard-offline');
     // The refresh is due 10 s after sign-in; 30 s offline across it (its tries at 10, 11, 13, 17 and 25 s get no answer).
     await pause(30_000);
     await step(p, 'dashboard (offline)', 'still signed in, with the figures and the token kept', async () => {
@@ -192,5 +194,17 @@ describe('a link to a custom range of millions of days', () => {
       await p.getByRole('region', { name: 'Summary' }).waitFor();
       expect(await p.evaluate(() => document.querySelectorAll('tr').length)).toBeLessThan(200);
     });
+
+    // Typed into the custom range's inputs, such a range is refused, and the inputs say why.
+    await p.getByLabel('Date range').selectOption('custom');
+    await p.getByLabel('Start date').fill('1999-12-31');
+    await p.getByLabel('End date').fill('2026-11-01');
+    await expectVisible(
+      p,
+      'dashboard',
+      p.getByRole('alert').filter({ hasText: 'Choose at most 731 days, from 2000-01-01 on' }),
+      'the line that refuses the range',
+    );
+    await checkScreen(p, 'dashboard-custom-range-refused');
   });
 });
