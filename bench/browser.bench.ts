@@ -320,7 +320,8 @@ interface SizeResult {
   fees: number;
   /** By target name, in the order measured. */
   pages: Record<string, Measured>;
-  interactions: Interaction[][];
+  /** By the name of the portal's build: each run's interactions. */
+  interactions: Record<string, Interaction[][]>;
   /** The load average when the size's runs began and ended. */
   load: [number, number];
   /** The huge size: judged on being shown with the page responsive, not against the peer. */
@@ -380,7 +381,7 @@ async function benchSize(
       events: expected.events,
       fees: expected.fees,
       pages: {},
-      interactions: [],
+      interactions: {},
       load: [os.loadavg()[0]!, 0],
       huge: options.huge,
     };
@@ -420,8 +421,8 @@ async function benchSize(
           measured.blocked.push(loaded.blocked);
           measured.longTasks.push(loaded.longTasks);
           line.push(`${target.name} ${ms(loaded.seen.paint)}`);
-          if (options.withInteractions && target.name === 'portal')
-            result.interactions.push(await interactions(loaded.page, expected, currentMonth));
+          if (options.withInteractions && target.kind === 'portal')
+            (result.interactions[target.name] ??= []).push(await interactions(loaded.page, expected, currentMonth));
           await loaded.page.close();
         } catch (error) {
           failed(target, error);
@@ -648,21 +649,34 @@ function printSlowLink(results: SizeResult[]): void {
 }
 
 function printInteractions(results: SizeResult[]): void {
-  const largest = results.find((result) => result.interactions.length > 0);
-  if (!largest) return;
+  const largest = results.find((result) => result.interactions.portal);
+  const runs = largest?.interactions.portal;
+  if (!largest || !runs) return;
   console.log(`\nInteractions at ${sizeLabel(largest)}, from the input event to the paint that shows the outcome:\n`);
   console.log('| interaction | input to paint | longest task meanwhile |');
   console.log('| --- | --- | --- |');
-  const names = largest.interactions[0]!.map((interaction) => interaction.name);
+  const names = runs[0]!.map((interaction) => interaction.name);
   names.forEach((name, index) => {
-    const paints = largest.interactions.map((run) => run[index]!.paint);
-    const longest = median(largest.interactions.map((run) => run[index]!.longest));
+    const paints = runs.map((run) => run[index]!.paint);
+    const longest = median(runs.map((run) => run[index]!.longest));
     // Only what answers the input is judged: not a new range's data, nor a transition's end.
     const judged = !name.includes('its figures') && !name.includes('gone');
     const paint = median(paints);
     console.log(
       `| ${name} | ${spread(paints)}${judged ? ` ${mark(paint <= INTERACTION_GOAL_MS)} (≤ ${INTERACTION_GOAL_MS} ms)` : ''} | ${ms(longest)} |`,
     );
+  });
+  const builds = Object.keys(largest.interactions);
+  if (builds.length < 2) return;
+  console.log('\nThe same for each build, input to paint (median) / longest task meanwhile (median):\n');
+  console.log(`| interaction | ${builds.join(' | ')} |`);
+  console.log(`| --- | ${builds.map(() => '---').join(' | ')} |`);
+  names.forEach((name, index) => {
+    const cells = builds.map((build) => {
+      const each = largest.interactions[build]!;
+      return `${cell(each.map((run) => run[index]!.paint))} / ${cell(each.map((run) => run[index]!.longest))}`;
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
   });
 }
 
