@@ -126,7 +126,14 @@ export default defineConfig(
   },
 
   {
-    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'tests/**/*.{ts,tsx}', 'bench/floor/**/*.ts', 'bench/bare-login/**/*.tsx'],
+    files: [
+      'src/**/*.{ts,tsx}',
+      'machines/**/*.ts',
+      'tests/**/*.{ts,tsx}',
+      'bench/floor/**/*.ts',
+      'bench/bare-login/**/*.tsx',
+      'bench/peer/**/*.tsx',
+    ],
     languageOptions: { globals: globals.browser },
   },
   {

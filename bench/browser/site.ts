@@ -1,9 +1,11 @@
 // What the browser bench serves: the portal's dist/ (built when missing or older than its
-// sources, as npm start does), and two pages built with Vite in each run into temp folders, the
-// dashboard's floor (bench/floor) and a bare React login page (bench/bare-login). Each is served
-// by the reference server (startServer) as a production host serves the portal: hashed assets
-// cached for good, index.html revalidated, and whatever compression the server applies.
+// sources, as npm start does), other builds of the portal named on the command line, and pages
+// built with Vite in each run into temp folders: the dashboard's plain peer (bench/peer), its
+// floor (bench/floor) and a bare React login page (bench/bare-login). Each is served by the
+// reference server (startServer) as a production host serves the portal: hashed assets cached
+// for good, index.html revalidated, and whatever compression the server applies.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,15 +45,16 @@ export function buildPortalIfStale(): boolean {
 }
 
 /** Builds bench/<page>/index.html and what it imports into a new temp folder; answers the folder. */
-export async function buildPage(page: 'floor' | 'bare-login', tempRoot: string): Promise<string> {
+export async function buildPage(page: 'peer' | 'floor' | 'bare-login', tempRoot: string): Promise<string> {
   const outDir = path.join(tempRoot, page);
   await build({
     configFile: false,
     root: path.join(root, 'bench', page),
     mode: 'production',
     logLevel: 'warn',
-    plugins: page === 'bare-login' ? [react()] : [],
-    build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false } },
+    plugins: page === 'floor' ? [] : [react()],
+    // The peer is one chunk on purpose (it loads what it needs at once): no warning about its size.
+    build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false }, chunkSizeWarningLimit: 4096 },
   });
   return outDir;
 }
@@ -59,24 +62,28 @@ export async function buildPage(page: 'floor' | 'bare-login', tempRoot: string):
 export interface BenchSite {
   /** The portal, with globetrotter's last 30 days seeded to the size asked for. */
   portal: RunningServer;
-  /** The floor page on the same database (and so the same signing key and data). */
-  floor: RunningServer;
+  /** Each other page (another build of the portal, the peer, the floor) by name, on the same database (and so the same signing key and data). */
+  pages: Map<string, RunningServer>;
   close(): Promise<void>;
 }
 
-/** The portal and the floor over one temp database seeded with `seedEvents` (or the demo data alone). */
-export async function startSite(options: { tempRoot: string; floorDir: string; seedEvents?: number }): Promise<BenchSite> {
+/** The portal and the other pages (name to built folder) over one temp database seeded with `seedEvents` (or the demo data alone). */
+export async function startSite(options: { tempRoot: string; pages?: Record<string, string>; seedEvents?: number }): Promise<BenchSite> {
   const dir = fs.mkdtempSync(path.join(options.tempRoot, 'site-'));
   const databasePath = path.join(dir, 'portal.sqlite');
-  const common = { port: 0, databasePath, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS, log: () => {} };
-  // The portal seeds the demo data, topped up to the seed size; the floor reads the same rows.
+  // One signing key for all: a server outside the demo keeps none in the database.
+  const jwtSecret = randomBytes(32).toString('hex');
+  const common = { port: 0, databasePath, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS, jwtSecret, log: () => {} };
+  // The portal seeds the demo data, topped up to the seed size; the other pages read the same rows.
   const portal = await startServer({ ...common, distDir: DIST, demo: true, seedEvents: options.seedEvents });
-  const floor = await startServer({ ...common, distDir: options.floorDir, demo: false });
+  const pages = new Map<string, RunningServer>();
+  for (const [name, distDir] of Object.entries(options.pages ?? {}))
+    pages.set(name, await startServer({ ...common, distDir, demo: false }));
   return {
     portal,
-    floor,
+    pages,
     async close() {
-      await floor.close();
+      for (const server of pages.values()) await server.close();
       await portal.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
