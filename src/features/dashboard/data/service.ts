@@ -1,0 +1,208 @@
+// The dashboard's data service, in a Web Worker (dashboard.worker.ts; on the main thread where there
+// is none): it fetches a range's payment events and connection fees, reads and validates them as
+// they stream in, keeps them, and answers only what the page shows: the dashboard derived from
+// them (stat boxes, day slots, table rows), each stat box's change against the previous period,
+// and a table's CSV file. Parsing and deriving 100,000 events never blocks the page.
+// It owns the lists' lifetime (and the affiliates', which the page asks of it too), by the cache
+// rules of the rest of the portal's data: a list is fresh for 5 minutes after it was fetched, and
+// dropped 5 minutes after it was last used; a failed call keeps nothing, so the page's retry calls
+// again. The affiliates and the lists of every affiliate are asked for at once; the lists of one
+// affiliate only once the affiliates have it, so that no call goes out for an affiliate that is
+// not among the user's. Each ask brings the session's token and the affiliate viewed as; a
+// failure goes back as an outcome (wire.ts), a 401's status included.
+import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
+import { createApiClient } from '../../../api/client.ts';
+import type { ConnectionFee, PaymentEvent } from '../../../api/schemas.ts';
+import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
+import { deriveDashboard } from '../../../domain/dashboard.ts';
+import type { Dashboard, DerivationInput, DashboardStats } from '../../../domain/dashboard-model.ts';
+import { DayIndex, parseInstant, rangeOfQuery, type RangeQuery } from '../../../domain/dates.ts';
+import type { DetailTableName } from '../../../domain/detail-columns.ts';
+import { createdWithin, statChanges, type StatChanges } from '../../../domain/period-change.ts';
+import { detailCsv, type CsvFile } from './detail-csv.ts';
+import { fetchConnectionFees, fetchPaymentEvents } from './lists.ts';
+import { settle, type Outcome } from './wire.ts';
+
+/** Whom a call is made for: the v2 base URL, the session's access token, the affiliate viewed as. */
+export interface CallScope {
+  baseUrl: string;
+  token: string | null;
+  impersonated: string | null;
+}
+
+/** The dashboard of a range, for every affiliate or one (`affiliateFilter`), and of a day or none. */
+export interface ViewAsk extends CallScope {
+  range: RangeQuery;
+  affiliateFilter: string | null;
+  selectedDay: string | null;
+}
+
+/** Each stat box's change: the range's figures against the previous period's (instants, its start at any time of day). */
+export interface ChangeAsk extends Omit<ViewAsk, 'selectedDay'> {
+  previous: RangeQuery;
+}
+
+/** A detail table's CSV export: every row of the view's range or selected day. */
+export interface CsvAsk extends ViewAsk {
+  table: DetailTableName;
+}
+
+export interface DashboardService {
+  /** The affiliates the user (or the affiliate viewed as) may see. */
+  affiliates(scope: CallScope): Promise<Outcome<Affiliate[]>>;
+  view(ask: ViewAsk): Promise<Outcome<Dashboard>>;
+  change(ask: ChangeAsk): Promise<Outcome<StatChanges>>;
+  csv(ask: CsvAsk): Promise<Outcome<CsvFile>>;
+}
+
+type Items = readonly PaymentEvent[] | readonly ConnectionFee[] | Affiliate[];
+
+/** The whole range's dashboard of a pair of lists, and the day each item falls on: a selected day is answered from it. */
+interface Overview {
+  key: string;
+  dashboard: Dashboard;
+  days: { index: DayIndex; events: Int32Array; fees: Int32Array } | null;
+}
+
+interface Held {
+  items: Promise<Items>;
+  fetchedAt: number;
+  usedAt: number;
+  /** The last overview derived with this list as its payment events. */
+  overview?: Overview;
+}
+
+export function createDashboardService(options: { fetch?: typeof fetch; now?: () => number } = {}): DashboardService {
+  const now = options.now ?? Date.now;
+  const held = new Map<string, Held>();
+  let sweep: ReturnType<typeof setTimeout> | null = null;
+
+  /** Lists not used for 5 minutes go. */
+  function scheduleSweep() {
+    sweep ??= setTimeout(() => {
+      sweep = null;
+      for (const [key, entry] of held) if (now() - entry.usedAt >= GC_TIME_MS) held.delete(key);
+      if (held.size > 0) scheduleSweep();
+    }, GC_TIME_MS);
+  }
+
+  /** A list as the API answers it for this scope: the one held while fresh, else fetched. */
+  function list(name: 'affiliates' | 'payment_events' | 'connection_fees', scope: CallScope, range?: RangeQuery): Held {
+    const { baseUrl, token, impersonated } = scope;
+    const key = JSON.stringify([name, range?.start, range?.end, impersonated]);
+    let entry = held.get(key);
+    if (!entry || now() - entry.fetchedAt >= STALE_TIME_MS) {
+      const client = createApiClient({ baseUrl, fetch: options.fetch, getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
+      const fetching: Promise<Items> =
+        name === 'affiliates'
+          ? fetchAffiliates(client)
+          : name === 'payment_events'
+            ? fetchPaymentEvents(client, range!)
+            : fetchConnectionFees(client, range!);
+      const fresh: Held = { items: fetching, fetchedAt: now(), usedAt: now() };
+      held.set(key, fresh);
+      // A failure keeps nothing: the next ask calls again.
+      fetching.catch(() => held.get(key) === fresh && held.delete(key));
+      entry = fresh;
+    }
+    entry.usedAt = now();
+    scheduleSweep();
+    return entry;
+  }
+
+  /**
+   * What an ask derives from: its affiliates, then its lists (the payment events' failure before
+   * the fees'), filter, range and zone. One affiliate's lists are asked for once the affiliates
+   * have it.
+   */
+  async function inputOf(ask: Omit<ViewAsk, 'selectedDay'>): Promise<{ input: Omit<DerivationInput, 'selectedDay'>; events: Held }> {
+    const affiliates = list('affiliates', ask).items as Promise<Affiliate[]>;
+    if (ask.affiliateFilter !== null && !(await affiliates).some((affiliate) => affiliate.id === ask.affiliateFilter))
+      throw new Error(`There is no affiliate ${ask.affiliateFilter} among yours.`);
+    const events = list('payment_events', ask, ask.range);
+    const fees = list('connection_fees', ask, ask.range);
+    const eventItems = await events.items;
+    const feeItems = await fees.items;
+    return {
+      events,
+      input: {
+        events: eventItems as readonly PaymentEvent[],
+        fees: feeItems as readonly ConnectionFee[],
+        affiliates: await affiliates,
+        affiliateFilter: ask.affiliateFilter,
+        range: rangeOfQuery(ask.range),
+        zone: ask.range.zone,
+      },
+    };
+  }
+
+  async function viewOf(ask: ViewAsk): Promise<Dashboard> {
+    const { input, events } = await inputOf(ask);
+    const key = JSON.stringify([ask.range, ask.affiliateFilter, ask.impersonated]);
+    if (events.overview?.key !== key) events.overview = { key, dashboard: deriveDashboard({ ...input, selectedDay: null }), days: null };
+    return ask.selectedDay === null ? events.overview.dashboard : withDay(events.overview, input, ask.selectedDay);
+  }
+
+  return {
+    affiliates: (scope) => settle(() => list('affiliates', scope).items as Promise<Affiliate[]>),
+    view: (ask) => settle(() => viewOf(ask)),
+
+    change: (ask) =>
+      settle(async () => {
+        const current: DashboardStats = (await viewOf({ ...ask, selectedDay: null })).stats;
+        // Only what lies between the period's instants counts, in the local days it falls on.
+        const { input } = await inputOf({ ...ask, range: ask.previous });
+        const previous = deriveDashboard({
+          ...input,
+          events: createdWithin(input.events, ask.previous),
+          fees: createdWithin(input.fees, ask.previous),
+          selectedDay: null,
+        });
+        return statChanges(current, previous.stats);
+      }),
+
+    // The view's tables hold every row but Sales Details without a day (the newest 20): that one
+    // is derived again with all of its rows.
+    csv: (ask) =>
+      settle(async () => {
+        const dashboard =
+          ask.selectedDay === null && ask.table === 'sales-details'
+            ? deriveDashboard({ ...(await inputOf(ask)).input, selectedDay: null, allSalesDetails: true })
+            : await viewOf(ask);
+        return detailCsv(ask.table, dashboard, rangeOfQuery(ask.range), ask.selectedDay);
+      }),
+  };
+}
+
+/**
+ * A selected day changes only the tables: they are derived from that day's items alone, against
+ * the overview's stat boxes and day slots.
+ */
+function withDay(overview: Overview, input: Omit<DerivationInput, 'selectedDay'>, selectedDay: string): Dashboard {
+  overview.days ??= (() => {
+    const index = new DayIndex(input.range);
+    return { index, events: slotsOf(input.events, index), fees: slotsOf(input.fees, index) };
+  })();
+  const { days } = overview;
+  const slot = days.index.keys.indexOf(selectedDay);
+  const day = deriveDashboard({
+    ...input,
+    events: input.events.filter((_, i) => slot >= 0 && days.events[i] === slot),
+    fees: input.fees.filter((_, i) => slot >= 0 && days.fees[i] === slot),
+    selectedDay,
+  });
+  const whole = overview.dashboard;
+  return {
+    ...whole,
+    salesDetails: day.salesDetails,
+    platformSalesTable: day.platformSalesTable,
+    connectionFeeTable: { ...day.connectionFeeTable, hasItems: whole.connectionFeeTable.hasItems },
+  };
+}
+
+/** The day slot of each item (-1 outside the range). */
+function slotsOf(items: readonly { created: string }[], index: DayIndex): Int32Array {
+  const slots = new Int32Array(items.length);
+  for (let i = 0; i < items.length; i++) slots[i] = index.slotOf(parseInstant(items[i]!.created));
+  return slots;
+}
