@@ -9,7 +9,7 @@ import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { CodeWaitNote, describedBy, RefusedCodeNote, useCodeWait } from './code-notes.tsx';
 import { useResendEmail } from './resent-note.tsx';
 import { OpeningCall } from './setup-error.tsx';

@@ -10,7 +10,7 @@ import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 import { codeScreens } from './code-screens.ts';
 

@@ -8,7 +8,7 @@ import { Alert } from '../../components/alert.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 
 export interface RetryErrorProps {
   heading: string;

@@ -12,7 +12,7 @@ import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { CodeWaitNote, describedBy, RefusedCodeNote, useCodeWait } from './code-notes.tsx';
 import { QrCode } from './qr-code-image.tsx';
 import { OpeningCall } from './setup-error.tsx';

@@ -10,7 +10,7 @@ import { CodeField } from '../../components/code-field.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { CodeWaitNote, describedBy, useCodeWait } from './code-notes.tsx';
 
 export function TotpVerificationScreen() {

@@ -16,7 +16,8 @@ import { Alert } from '../../components/alert.tsx';
 import { passwordRules } from '../../domain/registration.ts';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { PasswordField } from '../../components/password-field.tsx';
-import { InviteCard } from './invite-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
+import './invite.css';
 
 export type InviteRegistrationRef = ActorRefFrom<typeof inviteRegistrationMachine>;
 
@@ -50,14 +51,14 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
   }
 
   return (
-    <InviteCard
+    <AuthCard
       title={
         <>
           Join <span className="invite-affiliate">{affiliateName}</span>
         </>
       }
     >
-      <p className="invite-lead">Create your account for the affiliate portal.</p>
+      <p className="auth-lead">Create your account for the affiliate portal.</p>
       <form onSubmit={submit} noValidate aria-busy={submitting}>
         <div className="invite-field">
           <div className="field">
@@ -109,7 +110,7 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           <FieldError id={errorIds.confirmPassword} message={fieldErrors.confirmPassword} />
         </div>
         <Alert message={error} />
-        <div className="invite-actions">
+        <div className="auth-actions">
           <button type="button" onClick={onBackToLogin}>
             Back to Login
           </button>
@@ -118,6 +119,6 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           </button>
         </div>
       </form>
-    </InviteCard>
+    </AuthCard>
   );
 }
