@@ -56,3 +56,14 @@ export function OpeningCall({ starting, heading, retry, children }: OpeningCallP
   if (phase !== 'ready') return <RetryError heading={heading} retry={retry} retrying={phase === 'retrying'} />;
   return children;
 }
+
+/** The screen that opens with `call`, then shows `Form`. */
+export function withOpeningCall(call: Omit<OpeningCallProps, 'children'>, Form: () => ReactNode) {
+  return function Screen() {
+    return (
+      <OpeningCall {...call}>
+        <Form />
+      </OpeningCall>
+    );
+  };
+}
