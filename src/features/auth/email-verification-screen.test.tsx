@@ -1,24 +1,15 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
+import { newestCode } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
+import { gate, gateServer } from '../../../tests/utils/auth-gate.tsx';
 import { letGoOfDisabled } from '../../../tests/utils/focus.ts';
-import { AuthGate } from './auth-gate.tsx';
 
 function setup() {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server, fixtures } = gateServer();
   return { server, child: fixtures.users.child };
 }
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
-
-const newestCode = (server: TestServer, email: string) => server.outbox(email)[0]?.code ?? '';
 
 /** Lets the machine's clock run on, one second at a time, as a real one would. */
 function wait(clock: SimulatedClock, seconds: number) {
