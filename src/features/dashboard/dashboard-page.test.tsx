@@ -1,8 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
@@ -16,9 +14,9 @@ import {
   statBoxes,
   today,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import { steerableServer } from '../../../tests/utils/render-session.tsx';
 
 // The real setTimeout, kept before any test fakes it.
 const realSetTimeout = globalThis.setTimeout;
@@ -63,18 +61,6 @@ function recorded(server: TestServer) {
     return server.fetch(input, init);
   };
   return { server: { ...server, fetch }, urls };
-}
-
-/** The dashboard on its routes (as src/app/app.tsx has them), in a memory location. */
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  const result = renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
-  return { ...result, location };
 }
 
 /** The stat boxes on screen. */

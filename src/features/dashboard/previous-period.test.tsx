@@ -6,8 +6,6 @@ import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
@@ -20,9 +18,8 @@ import {
   today,
   type ExpectedFigures,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
 const childScope = { affiliates: ['C1'], connected: [] };
@@ -95,16 +92,6 @@ function gated(server: TestServer) {
 function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
   const { server: steering, urls, hold } = gated(server);
   return { server: steering, urls, release: hold(held) };
-}
-
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  return renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
 }
 
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });

@@ -3,30 +3,14 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import type { TestServer } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, today } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 async function signedIn(name: 'parent' | 'admin' = 'parent') {
   const { server } = await signInFixtureUser(name);
   addRecentRows(server.db);
   return server;
-}
-
-/** The dashboard on its routes at `path` (with its query), in a memory location that records its history. */
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  const result = renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
-  return { ...result, location, history: location.history };
 }
 
 const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
