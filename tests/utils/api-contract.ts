@@ -70,6 +70,14 @@ export function claimsOf(access: string): { raw: JWTPayload; claims: AccessClaim
   return { raw, claims: accessClaimsSchema.parse(raw) };
 }
 
+/** A 200 answering a 2FA-verified token pair whose access token carries `claims`; answers the pair. */
+export function expectVerifiedPair(answer: Answer, claims: Partial<AccessClaims>): TokenPair {
+  expect(answer.status).toBe(200);
+  const pair = tokenPairSchema.parse(answer.body);
+  expect(claimsOf(pair.access).claims).toMatchObject({ ...claims, is_2fa_verified: true });
+  return pair;
+}
+
 /** A token with the claims of `access` but signed with another key. */
 export async function forged(access: string): Promise<string> {
   return new SignJWT({ ...decodeJwt(access) })
