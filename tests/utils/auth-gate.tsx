@@ -19,6 +19,19 @@ export function gateServer(): { server: TestServer; fixtures: Fixtures } {
   return { server, fixtures: addFixtures(server.db, { now: server.clock.now() }) };
 }
 
+/** The gate on `server`, once `account` has signed in with its password and the screen titled `heading` shows. */
+export async function signInTo(
+  heading: string,
+  server: TestServer,
+  account: { username: string; password: string },
+  options: RenderWithSessionOptions = {},
+) {
+  const rendered = renderWithSession(gate, { server, ...options });
+  await submitLogin(rendered.user, account);
+  await screen.findByRole('heading', { name: heading });
+  return rendered;
+}
+
 /** Signs a user without two-factor authentication in, and picks `method` on 'Two-Factor Authentication Required'. */
 export async function chooseTwoFactor(
   method: 'Email Codes' | 'Authenticator App',
@@ -26,9 +39,7 @@ export async function chooseTwoFactor(
   fresh: FixtureUser,
   options: RenderWithSessionOptions = {},
 ) {
-  const rendered = renderWithSession(gate, { server, ...options });
-  await submitLogin(rendered.user, fresh);
-  await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
+  const rendered = await signInTo('Two-Factor Authentication Required', server, fresh, options);
   await rendered.user.click(screen.getByRole('button', { name: method }));
   return rendered;
 }

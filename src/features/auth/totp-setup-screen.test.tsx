@@ -4,7 +4,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { totpCode, type FixtureUser, type TestServer } from '../../../tests/utils/api-server.ts';
-import { chooseTwoFactor, expectSignedOutAtLogin, gate, gateServer, pendingSecret } from '../../../tests/utils/auth-gate.tsx';
+import { chooseTwoFactor, expectSignedOutAtLogin, gate, gateServer, pendingSecret, signInTo } from '../../../tests/utils/auth-gate.tsx';
 import { renderWithSession, steerableServer, submitLogin, type RenderWithSessionOptions } from '../../../tests/utils/render-session.tsx';
 import { loadQrCode } from './qr-code.tsx';
 
@@ -156,9 +156,7 @@ describe('Authenticator setup screen', () => {
 
   it("goes back to the login screen from the setup-required screen with 'Back to Login': a Back, which records no logout", async () => {
     const { server, fresh } = setup();
-    const { user, dataLayer } = renderWithSession(gate, { server });
-    await submitLogin(user, fresh);
-    await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
+    const { user, dataLayer } = await signInTo('Two-Factor Authentication Required', server, fresh);
 
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, totpCode } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
-import { gate, gateServer } from '../../../tests/utils/auth-gate.tsx';
+import { gate, gateServer, signInTo } from '../../../tests/utils/auth-gate.tsx';
 
 function setup() {
   const { server, fixtures } = gateServer();
@@ -166,9 +166,7 @@ describe('TOTP verification screen', () => {
 
   it("goes back to the login screen with 'Back to Login', clearing the stored token", async () => {
     const { server, parent } = setup();
-    const { user, dataLayer } = renderWithSession(gate, { server });
-    await submitLogin(user, parent);
-    await screen.findByRole('heading', { name: 'Enter 2FA Code' });
+    const { user, dataLayer } = await signInTo('Enter 2FA Code', server, parent);
     expect(window.localStorage.getItem('auth_token')).not.toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));
