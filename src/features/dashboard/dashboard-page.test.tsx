@@ -55,6 +55,13 @@ async function signedIn(username: FixtureUserName) {
 }
 
 /** The server with every request URL recorded. */
+/** A parent's server, recorded, whose payment events fail with a 500 each time the client tries, retries included. */
+async function failingForGood() {
+  const steer = steerableServer(await signedIn('parent'));
+  steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
+  return { ...recorded(steer.server), steer };
+}
+
 function recorded(server: TestServer) {
   const urls: URL[] = [];
   const fetch: typeof globalThis.fetch = (input, init) => {
@@ -359,10 +366,7 @@ describe('Sales Dashboard', () => {
   });
 
   it('keeps loading while a failing call is retried (1, 2, 4 s), then shows its error', async () => {
-    const server = await signedIn('parent');
-    const steer = steerableServer(server);
-    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
-    const { server: recording, urls } = recorded(steer.server);
+    const { server: recording, urls } = await failingForGood();
     const calls = () => urls.filter((url) => url.pathname.endsWith('/payment_events/')).length;
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -394,10 +398,7 @@ describe('Sales Dashboard', () => {
   });
 
   it('asks a call that failed for good again on Retry: loading meanwhile, the heading keeping the focus, then the figures it gets', async () => {
-    const server = await signedIn('parent');
-    const steer = steerableServer(server);
-    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
-    const { server: recording, urls } = recorded(steer.server);
+    const { server: recording, urls, steer } = await failingForGood();
     // The range's own calls: the previous period's follow its figures.
     const lists = () => urls.filter((url) => url.pathname.endsWith('/payment_events/'));
     const calls = () => lists().filter((url) => url.search === lists()[0]?.search).length;
