@@ -1,5 +1,6 @@
 // The dashboard's two routes as src/app/app.tsx has them (/ for all affiliates, /affiliate/{id}
 // for one), without the gate and layout, for tests that render the dashboard in a memory location.
+import { screen } from '@testing-library/react';
 import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import DashboardPage from '../../src/features/dashboard/dashboard-page.tsx';
@@ -28,3 +29,6 @@ export function renderDashboard(server: TestServer, path = '/') {
   );
   return { ...result, location, history: location.history };
 }
+
+/** Waits for the dashboard's figures: its Summary region. */
+export const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });

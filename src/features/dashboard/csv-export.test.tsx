@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addFixtures, createTestServer, signIn } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, money, today } from '../../../tests/utils/dashboard-rows.ts';
-import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 
 // Days in a zone far from UTC (the machine's zone is often UTC), so that days counted in the wrong
 // zone show: the chart, the tables and the CSV files must agree on them.
@@ -26,7 +26,7 @@ async function renderSignedIn() {
   const pair = await signIn(server, user.username, user.password);
   window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
   const result = renderDashboard(server);
-  await screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
+  await waitForFigures();
   return result;
 }
 

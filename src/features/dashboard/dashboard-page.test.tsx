@@ -14,7 +14,7 @@ import {
   statBoxes,
   today,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 import { steerableServer } from '../../../tests/utils/render-session.tsx';
 import { optionTexts } from '../../../tests/utils/options.ts';
@@ -81,8 +81,6 @@ const heading = (time: DateTime) => time.setLocale('en-US').toFormat('LLL d, yyy
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const bar = (time: DateTime, series: string) => new RegExp(`^${escape(label(time))} ${series} `);
 
-const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
-
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -93,7 +91,7 @@ describe('Sales Dashboard', () => {
     renderDashboard(server);
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
     const figures = expectedFigures(server.db, { ...parentScope, ...last30() });
@@ -108,7 +106,7 @@ describe('Sales Dashboard', () => {
     document.title = 'Affiliate Portal';
     const server = await signedIn('parent');
     const { unmount } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(document.title).toBe('Parent Travel Sales Dashboard – Affiliate Portal');
     unmount();
     expect(document.title).toBe('Affiliate Portal');
@@ -117,14 +115,14 @@ describe('Sales Dashboard', () => {
   it('gives its heading the focus when nothing has it: the screen before (a sign-in code field) took it away', async () => {
     const server = await signedIn('parent');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
   });
 
   it('keeps the plain labels and shows no platform boxes, chart selector or affiliate selector without platform sales and children', async () => {
     const server = await signedIn('child');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
     const figures = expectedFigures(server.db, { ...childScope, ...last30() });
@@ -140,7 +138,7 @@ describe('Sales Dashboard', () => {
   it('switches between the Fees Chart and the Sales Chart when platform sales exist', async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('button', { name: 'Fees Chart' })).toHaveAttribute('aria-pressed', 'true');
     const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(daysAgo(2)) });
@@ -161,7 +159,7 @@ describe('Sales Dashboard', () => {
   it('selects a day with a click on its bar, and clears it with another click or a click on empty chart space', async () => {
     const server = await signedIn('parent');
     const { user, container } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     const referral = await screen.findByRole('button', { name: bar(day, 'Referral Fees') });
     expect(referral).toHaveAttribute('aria-pressed', 'false');
@@ -199,7 +197,7 @@ describe('Sales Dashboard', () => {
   it('selects a day with Enter on a focused bar, and clears it when the date range changes', async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(5);
 
     (await screen.findByRole('button', { name: bar(day, 'Referral Fees') })).focus();
@@ -218,7 +216,7 @@ describe('Sales Dashboard', () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     const { user } = renderDashboard(recording);
-    await waitForData();
+    await waitForFigures();
 
     const select = screen.getByLabelText('Date range');
     expect(optionTexts(select)).toEqual(['Last 30 days', 'Current Month', 'Previous Month', 'Custom Date Range']);
@@ -251,7 +249,7 @@ describe('Sales Dashboard', () => {
   it("keeps the loading line on screen until another range's figures are: never the last range's figures without it", async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     // The change against the previous period comes after the figures.
     expect((await screen.findAllByText(/on the previous period$/)).length).toBeGreaterThan(0);
     const before = JSON.stringify(shownStats());
@@ -279,7 +277,7 @@ describe('Sales Dashboard', () => {
   it('offers the affiliates to a parent, and shows the chosen one on its route', async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     const select = screen.getByLabelText('Affiliate');
     expect(optionTexts(select)).toEqual(['All affiliates', 'Child One', 'Child Two', 'Parent Travel']);
@@ -306,7 +304,7 @@ describe('Sales Dashboard', () => {
   it("clears the selected day when the route's affiliate changes from outside the dashboard (a tab, the browser's history)", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -323,7 +321,7 @@ describe('Sales Dashboard', () => {
   it("keeps the date range when the route's affiliate changes from outside the dashboard", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
 
     act(() => location.navigate('/'));
@@ -339,7 +337,7 @@ describe('Sales Dashboard', () => {
     const server = await signedIn('admin');
     const steer = steerableServer(server);
     const { user, session } = renderDashboard(steer.server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -351,7 +349,7 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
     expect(screen.queryByRole('region', { name: 'Summary' })).not.toBeInTheDocument();
     release();
-    await waitForData();
+    await waitForFigures();
     expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })));
     expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
   });
@@ -359,7 +357,7 @@ describe('Sales Dashboard', () => {
   it('names no affiliate for a superuser in the own view', async () => {
     const server = await signedIn('admin');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Sales Dashboard$/);
     expect(screen.getByLabelText('Affiliate')).toBeInTheDocument();
@@ -420,7 +418,7 @@ describe('Sales Dashboard', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     release();
-    await waitForData();
+    await waitForFigures();
     expect(calls()).toBe(MAX_RETRIES + 2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
@@ -456,7 +454,7 @@ describe('Sales Dashboard', () => {
     const fetch: typeof globalThis.fetch = (input, init) =>
       offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
     const { user } = renderDashboard({ ...server, fetch });
-    await waitForData();
+    await waitForFigures();
     const before = shownStats();
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
 
@@ -514,7 +512,7 @@ describe('a dashboard left open past midnight', () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     renderDashboard(recording);
-    await waitForData();
+    await waitForFigures();
     const before = midnight.minus({ days: 31 }).toMillis();
     /** The start of a range's previous period at `now`: as long before it as has passed of it. */
     const previousStart = (start: number, now: number) => start - (now - start);
@@ -571,7 +569,7 @@ describe('Sales Details: the sales it does not list', () => {
   it('says under its heading how many direct sales of the range or the selected day it leaves out', async () => {
     const server = await withUnlisted();
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const inRange = expectedUnlisted(server.db, { ...parentScope, ...last30() });
     expect(inRange).toBeGreaterThanOrEqual(3);
     expect(
@@ -598,7 +596,7 @@ describe('Sales Details: the sales it does not list', () => {
   it('says nothing when it lists every direct sale', async () => {
     const server = await signedIn('child');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(expectedUnlisted(server.db, { ...childScope, ...last30() })).toBe(0);
     expect(screen.getByRole('region', { name: 'Sales Details' })).toBeInTheDocument();
     expect(screen.queryByText(/not listed\.$/)).not.toBeInTheDocument();
@@ -628,7 +626,7 @@ describe("an affiliate's route for an affiliate that is not among the user's", (
       await user.click(screen.getByRole('link', { name: 'Show all affiliates' }));
       expect(location.history.at(-1)).toBe('/');
       expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
-      await waitForData();
+      await waitForFigures();
     },
   );
 
@@ -653,7 +651,7 @@ describe("an affiliate's route for an affiliate that is not among the user's", (
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     renderDashboard(recording, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
     expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
     // The affiliates first, then the data.
@@ -666,7 +664,7 @@ describe('clearing the selected day', () => {
   it("with 'Clear day' beside the Sales Details heading", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(
       within(screen.getByRole('region', { name: 'Sales Details' })).queryByRole('button', { name: 'Clear day' }),
     ).not.toBeInTheDocument();
@@ -687,7 +685,7 @@ describe('clearing the selected day', () => {
   it("leaves Platform Sales out of the day's card where there are no platform sales, as the summary does", async () => {
     const server = await signedIn('child');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     const figures = expectedFigures(server.db, { ...childScope, ...dayOf(day) });
@@ -706,7 +704,7 @@ describe('clearing the selected day', () => {
   it("shows the selected day's fees and sales, as the charts' series, in a card under the chart (a phone's view of the day), with 'Clear day'", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));

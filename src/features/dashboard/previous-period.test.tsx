@@ -18,7 +18,7 @@ import {
   today,
   type ExpectedFigures,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
@@ -242,8 +242,6 @@ function mismatched(
       ),
   );
 }
-
-const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
 
 afterEach(() => {
   vi.useRealTimers();
