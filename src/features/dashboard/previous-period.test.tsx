@@ -247,6 +247,22 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * The dashboard through `via`, its last 30 days shown with the change of `scope` (what the user sees
+ * first), which differs from Child One's; answers both summaries.
+ */
+async function changesShown(server: TestServer, via: { server: TestServer; urls: URL[] }, scope: typeof parentScope) {
+  const before = DateTime.now();
+  const rendered = renderDashboard(via.server);
+  await waitForFigures();
+  const previous = await previousAsked(via.urls, last30(), before);
+  const shown = last30Summary(server, scope, previous);
+  const child = last30Summary(server, childScope, previous);
+  expect(child.changes).not.toEqual(shown.changes);
+  await waitFor(() => expect(shownChanges()).toEqual(shown.changes));
+  return { ...rendered, shown, child };
+}
+
 describe('change against the previous period', () => {
   it('shows each stat box’s change against as long before the last 30 days as has passed of them, outside the box’s <dd>', async () => {
     const server = await signedIn('parent');
@@ -444,14 +460,7 @@ describe('change against the previous period', () => {
   it('shows a newly chosen affiliate’s figures with their own change, never the last one’s', async () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = steered(server);
-    const before = DateTime.now();
-    const { user } = renderDashboard(recording);
-    await waitForFigures();
-    const previous = await previousAsked(urls, last30(), before);
-    const parent = last30Summary(server, parentScope, previous);
-    const child = last30Summary(server, childScope, previous);
-    expect(child.changes).not.toEqual(parent.changes);
-    await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
+    const { user, shown: parent, child } = await changesShown(server, { server: recording, urls }, parentScope);
 
     const watched = watchSummary();
     await user.selectOptions(screen.getByLabelText('Affiliate'), 'Child One');
@@ -468,14 +477,7 @@ describe('change against the previous period', () => {
     const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
     const server = await signedIn('admin');
     const { server: held, urls, hold } = gated(server);
-    const before = DateTime.now();
-    const { session } = renderDashboard(held);
-    await waitForFigures();
-    const previous = await previousAsked(urls, last30(), before);
-    const everyone = last30Summary(server, adminScope, previous);
-    const child = last30Summary(server, childScope, previous);
-    expect(child.changes).not.toEqual(everyone.changes);
-    await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
+    const { session, shown: everyone, child } = await changesShown(server, { server: held, urls }, adminScope);
 
     // The range's calls as Child One wait a while.
     const viewedAs = (url: URL) => url.searchParams.get('impersonate_affiliate') === 'C1';
