@@ -1,10 +1,11 @@
 // Sign-in and two-factor authentication: the login gate each stored token leads to, what reaches
 // the dataLayer, the error texts of each step, and how the session ends.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, SimulatedClock, waitFor, type ActorRefFrom, type StateValue } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { fromPromise, SimulatedClock, type ActorRefFrom, type StateValue } from 'xstate';
 import { ApiError } from '../src/api/client.ts';
 import type { EmailSetup, RefreshResponse, TokenPair, TotpSetup } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
+import { startTestActor } from '../tests/utils/test-actor.ts';
 import { expiresIn, makeStoredToken, makeTokenPair, partialClaims, verifiedClaims } from '../tests/utils/tokens.ts';
 import type { AuthActors } from './auth.actors.ts';
 import { selectCodeWait, selectIsCodeRefused, selectIsNewAccount, selectResendWait, selectSetupPhase } from './auth.selectors.ts';
@@ -32,13 +33,6 @@ interface Started {
   refreshes: string[];
   until(predicate: (snapshot: AuthSnapshot) => boolean): Promise<AuthSnapshot>;
 }
-
-let running: Started | null = null;
-
-afterEach(() => {
-  running?.actor.stop();
-  running = null;
-});
 
 function start(
   token: StoredToken | null,
@@ -70,15 +64,7 @@ function start(
       track: (_, params) => void tracked.push(params),
     },
   });
-  const actor = createActor(machine, { input: { token }, ...(clock ? { clock } : {}) }).start();
-  running = {
-    actor,
-    saved,
-    tracked,
-    refreshes,
-    until: (predicate) => waitFor(actor, predicate, { timeout: 1000 }),
-  };
-  return running;
+  return { ...startTestActor(machine, { input: { token }, ...(clock ? { clock } : {}) }), saved, tracked, refreshes };
 }
 
 const tokens = {

@@ -1,12 +1,13 @@
 // Invite registration: the invite lookup, the form's own rules as the machine applies them, the
 // server's answers, and what success stores.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { ApiError, messages } from '../src/api/client.ts';
 import { INVITE_NOT_FOUND } from '../src/api/invites.ts';
 import type { Registration } from '../src/api/invites.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
+import { startTestActor } from '../tests/utils/test-actor.ts';
 import { makeTokenPair, partialClaims } from '../tests/utils/tokens.ts';
 import { provideInviteRegistration } from './invite-registration.actors.ts';
 import type { RegistrationForm } from '../src/domain/registration.ts';
@@ -30,12 +31,6 @@ interface Started {
   effects: string[];
   until(predicate: (snapshot: Snapshot) => boolean): Promise<Snapshot>;
 }
-
-let running: Started | null = null;
-afterEach(() => {
-  running?.actor.stop();
-  running = null;
-});
 
 function start(
   options: { lookup?: () => Promise<Invite>; register?: (registration: Registration) => Promise<RegistrationResponse> } = {},
@@ -61,16 +56,7 @@ function start(
     },
     goHome: () => void effects.push('goHome'),
   });
-  const actor = createActor(machine, { input: { inviteId: 'invite-1' } }).start();
-  running = {
-    actor,
-    lookups,
-    registrations,
-    stored,
-    effects,
-    until: (predicate) => waitFor(actor, predicate, { timeout: 1000 }),
-  };
-  return running;
+  return { ...startTestActor(machine, { input: { inviteId: 'invite-1' } }), lookups, registrations, stored, effects };
 }
 
 async function atForm(options: Parameters<typeof start>[0] = {}) {

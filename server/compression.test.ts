@@ -4,16 +4,16 @@
 // (unlike fetch) hands back the bytes as sent, so each test sees the encoding and decodes it itself.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Hono, type Handler } from 'hono';
 import { generate } from 'otplib';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding, compressAnswers } from './compression.ts';
 import { pagesOf } from '../tests/utils/list-pages.ts';
+import { useServedDist } from '../tests/utils/served-dist.ts';
 import { jsonListAnswer } from './json-list.ts';
-import { startServer, type RunningServer, type ServerOptions } from './index.ts';
+import { startServer, type RunningServer } from './index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 
 const CSP =
@@ -61,38 +61,13 @@ function decoded(answer: RawAnswer): Buffer {
   throw new Error(`Unexpected encoding ${encoding}`);
 }
 
-let workDir: string;
-let distDir: string;
-const running: RunningServer[] = [];
-let databases = 0;
-
-beforeAll(() => {
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-compression-'));
-  distDir = path.join(workDir, 'dist');
-  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML('Portal'));
-  fs.writeFileSync(path.join(distDir, 'assets', 'app-abc123.js'), APP_JS);
-  fs.writeFileSync(path.join(distDir, 'assets', 'small-abc123.css'), SMALL_CSS);
-  fs.writeFileSync(path.join(distDir, 'assets', 'logo-abc123.png'), LOGO_PNG);
-  return () => fs.rmSync(workDir, { recursive: true, force: true });
+const served = useServedDist('compression', {
+  'index.html': INDEX_HTML('Portal'),
+  'assets/app-abc123.js': APP_JS,
+  'assets/small-abc123.css': SMALL_CSS,
+  'assets/logo-abc123.png': LOGO_PNG,
 });
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-async function serve(options: Partial<ServerOptions> = {}): Promise<{ base: string; server: RunningServer }> {
-  const server = await startServer({
-    port: 0,
-    databasePath: path.join(workDir, `portal-${++databases}.sqlite`),
-    distDir,
-    demo: false,
-    log: () => {},
-    ...options,
-  });
-  running.push(server);
-  return { base: server.url.replace('//localhost:', '//127.0.0.1:'), server };
-}
+const { serve } = served;
 
 describe('choosing the encoding from Accept-Encoding', () => {
   it.each([
@@ -158,7 +133,7 @@ describe("the portal's files", () => {
       expect(answer.headers['cache-control'], encoding).toBe(IMMUTABLE);
       expect(answer.headers['content-security-policy'], encoding).toBe(CSP);
       expect(answer.headers['x-content-type-options'], encoding).toBe('nosniff');
-      expect(answer.headers['last-modified'], encoding).toBe(fs.statSync(path.join(distDir, appJs)).mtime.toUTCString());
+      expect(answer.headers['last-modified'], encoding).toBe(fs.statSync(path.join(served.distDir, appJs)).mtime.toUTCString());
     }
   });
 
@@ -205,7 +180,7 @@ describe("the portal's files", () => {
     const byName = await request(`${base}/index.html`, { 'Accept-Encoding': 'gzip' });
     expect(decoded(byName).toString()).toBe(INDEX_HTML('Portal'));
 
-    const indexPath = path.join(distDir, 'index.html');
+    const indexPath = path.join(served.distDir, 'index.html');
     try {
       fs.writeFileSync(indexPath, INDEX_HTML('Portal, rebuilt'));
       for (const route of ['/reports', '/index.html']) {
@@ -253,7 +228,7 @@ describe("the API's answers", () => {
   beforeAll(async () => {
     demoServer = await startServer({
       port: 0,
-      databasePath: path.join(workDir, 'demo.sqlite'),
+      databasePath: path.join(served.workDir, 'demo.sqlite'),
       demo: true,
       log: () => {},
     });

@@ -4,45 +4,24 @@
 // limited per account and address; concurrent requests cannot outrun a limit; the client address comes from
 // X-Forwarded-For only behind a trusted proxy (without the port some proxies add), and an IPv6
 // address counts as its /64.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tokenPairSchema } from '../src/api/schemas.ts';
-import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
-import {
-  addFixtures,
-  createTestServer,
-  totpCode,
-  type Fixtures,
-  type FixtureUserName,
-  type TestServer,
-} from '../tests/utils/api-server.ts';
+import { expectThrottled, postApi } from '../tests/utils/api-calls.ts';
+import { type FixtureUserName, totpCode, useFixtureServer } from '../tests/utils/api-server.ts';
 
 // Each sign-in checks a password at scrypt's real cost (tens of milliseconds, hundreds on a loaded
 // machine), up to 53 in one test: these tests count answers, not time.
 vi.setConfig({ testTimeout: 60_000 });
 
 const MINUTE = 60_000;
-const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds?\.$/;
 const ATTACKER = '203.0.113.66';
 const OWNER = '198.51.100.7';
 
-let server: TestServer;
-let fx: Fixtures;
-
-beforeEach(() => {
-  server = createTestServer();
-  fx = addFixtures(server.db, { now: server.clock.now() });
-});
+const api = useFixtureServer();
 
 const login = (username: string, password: string, address?: string, headers?: Record<string, string>) =>
-  postApi(server, 'token/', { username, password }, { address, headers });
-const rightPassword = (name: FixtureUserName, address?: string) => login(fx.users[name].username, fx.users[name].password, address);
-
-function expectThrottled(answer: Answer) {
-  expect(answer.status).toBe(429);
-  expect(detailOf(answer)).toMatch(THROTTLED);
-  // The wait in seconds, as the text has it, for clients that read headers.
-  expect(answer.headers.get('Retry-After')).toBe(/\d+/.exec(detailOf(answer))?.[0]);
-}
+  postApi(api.server, 'token/', { username, password }, { address, headers });
+const rightPassword = (name: FixtureUserName, address?: string) => login(api.fx.users[name].username, api.fx.users[name].password, address);
 
 describe('wrong passwords', () => {
   it('lock an account only for the address they came from: the owner still signs in, admin included', async () => {
@@ -60,7 +39,7 @@ describe('wrong passwords', () => {
     expectThrottled(await login('nobody-new', 'guess-password', ATTACKER));
     expectThrottled(await rightPassword('child', ATTACKER));
     expect((await rightPassword('child', OWNER)).status).toBe(200);
-    server.clock.advance(15 * MINUTE);
+    api.server.clock.advance(15 * MINUTE);
     expect((await rightPassword('child', ATTACKER)).status).toBe(200);
   });
 
@@ -78,7 +57,7 @@ describe('successful sign-ins', () => {
     expectThrottled(await rightPassword('parent', ATTACKER));
     expect((await rightPassword('parent', OWNER)).status).toBe(200);
     expect((await rightPassword('child', ATTACKER)).status).toBe(200);
-    server.clock.advance(15 * MINUTE);
+    api.server.clock.advance(15 * MINUTE);
     expect((await rightPassword('parent', ATTACKER)).status).toBe(200);
   });
 
@@ -92,11 +71,10 @@ describe('successful sign-ins', () => {
 
   it('are not held up by wrong passwords arriving together from other addresses, which answer alike for any account', async () => {
     // Room for every hash of the burst to wait its turn: the throttles answer here, not the hashes' queue (hash-gate.test.ts).
-    server = createTestServer({ hashing: { queue: 100 } });
-    fx = addFixtures(server.db, { now: server.clock.now() });
+    api.restart({ hashing: { queue: 100 } });
     const burst = (username: string) =>
       Promise.all(Array.from({ length: 35 }, (_, attempt) => login(username, `wrong-${attempt}`, `192.0.2.${attempt % 7}`)));
-    const [known, owner] = await Promise.all([burst(fx.users.parent.username), rightPassword('parent', OWNER)]);
+    const [known, owner] = await Promise.all([burst(api.fx.users.parent.username), rightPassword('parent', OWNER)]);
     expect(owner.status).toBe(200);
     const unknown = await burst('nobody-at-all');
     expect(known.map((answer) => answer.status)).toEqual(unknown.map((answer) => answer.status));
@@ -114,7 +92,7 @@ describe('the client address', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await login('parent', 'wrong', ATTACKER, { 'X-Forwarded-For': `192.0.2.${attempt}` });
     }
-    expectThrottled(await login('parent', fx.users.parent.password, ATTACKER, { 'X-Forwarded-For': '192.0.2.99' }));
+    expectThrottled(await login('parent', api.fx.users.parent.password, ATTACKER, { 'X-Forwarded-For': '192.0.2.99' }));
   });
 
   it('is an IPv6 address’s /64 network: one host picking new addresses in it gets no new allowance', async () => {
@@ -132,33 +110,31 @@ describe('the client address', () => {
   });
 
   it('behind a trusted proxy is the last X-Forwarded-For entry, the one the proxy added', async () => {
-    server = createTestServer({ trustProxy: true });
-    fx = addFixtures(server.db, { now: server.clock.now() });
+    api.restart({ trustProxy: true });
     const proxy = '10.0.0.2';
     for (let attempt = 0; attempt < 5; attempt++) {
       // The attacker varies the entries it sends itself; the proxy appends the real address.
       await login('parent', 'wrong', proxy, { 'X-Forwarded-For': `192.0.2.${attempt}, ${ATTACKER}` });
     }
-    expectThrottled(await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': ATTACKER }));
-    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': OWNER })).status).toBe(200);
+    expectThrottled(await login('parent', api.fx.users.parent.password, proxy, { 'X-Forwarded-For': ATTACKER }));
+    expect((await login('parent', api.fx.users.parent.password, proxy, { 'X-Forwarded-For': OWNER })).status).toBe(200);
   });
 
   it('behind a trusted proxy that adds the client’s port, is the address without it; an entry that is no address counts as one client', async () => {
-    server = createTestServer({ trustProxy: true });
-    fx = addFixtures(server.db, { now: server.clock.now() });
+    api.restart({ trustProxy: true });
     const proxy = '10.0.0.2';
     const tryFrom = async (entries: (attempt: number) => string, then: string) => {
       for (let attempt = 0; attempt < 5; attempt++) {
         expect((await login('parent', 'wrong', proxy, { 'X-Forwarded-For': entries(attempt) })).status).toBe(401);
       }
-      expectThrottled(await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': then }));
+      expectThrottled(await login('parent', api.fx.users.parent.password, proxy, { 'X-Forwarded-For': then }));
     };
     // Each connection from its own port.
     await tryFrom((attempt) => `${ATTACKER}:${40001 + attempt}`, `${ATTACKER}:50000`);
-    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': `${OWNER}:40001` })).status).toBe(200);
+    expect((await login('parent', api.fx.users.parent.password, proxy, { 'X-Forwarded-For': `${OWNER}:40001` })).status).toBe(200);
     // IPv6 in brackets, a port or none: still its /64.
     await tryFrom((attempt) => `[2001:db8:0:1::${attempt + 1}]:443`, '[2001:db8:0:1::99]');
-    expect((await login('parent', fx.users.parent.password, proxy, { 'X-Forwarded-For': '[2001:db8:0:2::1]:443' })).status).toBe(200);
+    expect((await login('parent', api.fx.users.parent.password, proxy, { 'X-Forwarded-For': '[2001:db8:0:2::1]:443' })).status).toBe(200);
     // Not an address: all such entries are one client, whatever they say.
     await tryFrom((attempt) => `client-${attempt}`, 'unknown');
   });
@@ -172,20 +148,22 @@ describe('wrong two-factor codes', () => {
   }
 
   it('count per account, whatever the address: a partial token proves the password already', async () => {
-    const right = await totpCode(fx.users.parent.totpSecret ?? '', server.clock.now());
+    const right = await totpCode(api.fx.users.parent.totpSecret ?? '', api.server.clock.now());
     const wrong = right === '000000' ? '111111' : '000000';
     const access = await partialAccess(ATTACKER);
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await postApi(server, 'token/verify/', { token: wrong }, { access, address: ATTACKER })).status).toBe(400);
+      expect((await postApi(api.server, 'token/verify/', { token: wrong }, { access, address: ATTACKER })).status).toBe(400);
     }
-    expectThrottled(await postApi(server, 'token/verify/', { token: right }, { access: await partialAccess(OWNER), address: OWNER }));
+    expectThrottled(await postApi(api.server, 'token/verify/', { token: right }, { access: await partialAccess(OWNER), address: OWNER }));
   });
 
   it('cannot outrun the limit by arriving together', async () => {
-    const right = await totpCode(fx.users.parent.totpSecret ?? '', server.clock.now());
+    const right = await totpCode(api.fx.users.parent.totpSecret ?? '', api.server.clock.now());
     const access = await partialAccess(ATTACKER);
     const guesses = Array.from({ length: 20 }, (_, guess) => String(guess).padStart(6, '0')).filter((code) => code !== right);
-    const answers = await Promise.all(guesses.map((token) => postApi(server, 'token/verify/', { token }, { access, address: ATTACKER })));
+    const answers = await Promise.all(
+      guesses.map((token) => postApi(api.server, 'token/verify/', { token }, { access, address: ATTACKER })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 400)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(guesses.length - 5);

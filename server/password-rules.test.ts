@@ -1,10 +1,10 @@
 // @vitest-environment node
 // Registration's password rules: Django's default validators (similarity to the e-mail address,
 // minimum length 8, common passwords, entirely numeric), with Django's messages, in its order.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { passwordProblems, quickRatio } from './password-rules.ts';
 import { postApi } from '../tests/utils/api-calls.ts';
-import { addFixtures, createTestServer, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
+import { useFixtureServer } from '../tests/utils/api-server.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 
 const SIMILAR = 'The password is too similar to the email.';
@@ -13,16 +13,10 @@ const COMMON = 'This password is too common.';
 const NUMERIC = 'This password is entirely numeric.';
 const EMAIL = 'new.user@fixtures.example';
 
-let server: TestServer;
-let fx: Fixtures;
-
-beforeEach(() => {
-  server = createTestServer();
-  fx = addFixtures(server.db, { now: server.clock.now() });
-});
+const api = useFixtureServer();
 
 const register = (password: unknown, email = EMAIL) =>
-  postApi(server, 'affiliates/invites/register/', { email, password, invite_id: fx.invites.valid });
+  postApi(api.server, 'affiliates/invites/register/', { email, password, invite_id: api.fx.invites.valid });
 
 describe('POST affiliates/invites/register/ password rules', () => {
   it('refuses 12345678, password and the e-mail address itself, with Django’s messages under password', async () => {
@@ -41,7 +35,11 @@ describe('POST affiliates/invites/register/ password rules', () => {
   });
 
   it('answers the password rules beside the other fields’ errors', async () => {
-    const answer = await postApi(server, 'affiliates/invites/register/', { email: 'not-an-email', password: 'password', invite_id: '' });
+    const answer = await postApi(api.server, 'affiliates/invites/register/', {
+      email: 'not-an-email',
+      password: 'password',
+      invite_id: '',
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ password: [COMMON], invite_id: ['This field may not be blank.'] });
   });
@@ -51,7 +49,7 @@ describe('POST affiliates/invites/register/ password rules', () => {
     expect(await passwordProblems('correct-horse-battery', { email: EMAIL })).toEqual([]);
     expect(await passwordProblems('a-long-password', { email: EMAIL })).toEqual([]);
     for (const name of ['parent', 'child', 'fresh', 'admin', 'loner'] as const) {
-      expect(await passwordProblems(fx.users[name].password, { email: fx.users[name].email }), name).toEqual([]);
+      expect(await passwordProblems(api.fx.users[name].password, { email: api.fx.users[name].email }), name).toEqual([]);
     }
   });
 });

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postApi } from '../tests/utils/api-calls.ts';
-import { addFixtures, createTestServer, signIn, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
+import { signIn, useFixtureServer } from '../tests/utils/api-server.ts';
 import { openDatabase } from './db.ts';
 import { startServer } from './index.ts';
 import { pruneExpired } from './prune.ts';
@@ -15,25 +15,19 @@ import { pruneExpired } from './prune.ts';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-let server: TestServer;
-let fx: Fixtures;
+const api = useFixtureServer();
 
-beforeEach(() => {
-  server = createTestServer();
-  fx = addFixtures(server.db, { now: server.clock.now() });
-});
-
-const count = (table: string) => (server.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => (api.server.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('pruneExpired', () => {
   it('deletes what has expired as the clock moves on, and keeps what is still in force', async () => {
     // Rows of every kind: failures (unknown usernames), a refresh token, an e-mailed code with its
     // outbox mail, and an unconfirmed e-mail device of another account.
     for (let attempt = 0; attempt < 3; attempt++)
-      await postApi(server, 'token/', { username: `nobody-${attempt}`, password: 'guess-password' });
-    const pair = await signIn(server, fx.users.child.username, fx.users.child.password);
-    const fresh = await postApi(server, 'token/', { username: 'fresh', password: fx.users.fresh.password });
-    await postApi(server, '2fa/email/setup/', undefined, { access: (fresh.body as { access: string }).access });
+      await postApi(api.server, 'token/', { username: `nobody-${attempt}`, password: 'guess-password' });
+    const pair = await signIn(api.server, api.fx.users.child.username, api.fx.users.child.password);
+    const fresh = await postApi(api.server, 'token/', { username: 'fresh', password: api.fx.users.fresh.password });
+    await postApi(api.server, '2fa/email/setup/', undefined, { access: (fresh.body as { access: string }).access });
     const before = {
       failed: count('failed_attempts'),
       codes: count('email_codes'),
@@ -44,7 +38,7 @@ describe('pruneExpired', () => {
     expect(Object.values(before).every((n) => n > 0)).toBe(true);
 
     // Nothing has expired yet.
-    expect(pruneExpired(server.db, server.clock.now())).toMatchObject({
+    expect(pruneExpired(api.server.db, api.server.clock.now())).toMatchObject({
       failedAttempts: 0,
       emailCodes: 0,
       outbox: 0,
@@ -55,39 +49,39 @@ describe('pruneExpired', () => {
 
     // 15 minutes on: the codes (10 minutes) are gone; the failures stay for the longest throttle
     // window (refused registrations count for an hour).
-    server.clock.advance(15 * MINUTE);
-    const quarter = pruneExpired(server.db, server.clock.now());
+    api.server.clock.advance(15 * MINUTE);
+    const quarter = pruneExpired(api.server.db, api.server.clock.now());
     expect(quarter.emailCodes).toBe(before.codes);
     expect(count('email_codes')).toBe(0);
     expect(count('failed_attempts')).toBe(before.failed);
 
     // An hour on: the failures are gone, the rest stays.
-    server.clock.advance(45 * MINUTE);
-    const hour = pruneExpired(server.db, server.clock.now());
+    api.server.clock.advance(45 * MINUTE);
+    const hour = pruneExpired(api.server.db, api.server.clock.now());
     expect(hour.failedAttempts).toBe(before.failed);
     expect(count('failed_attempts')).toBe(0);
     expect(count('outbox')).toBe(before.outbox);
     expect(count('refresh_tokens')).toBe(before.refresh);
 
     // A day on: mail, refresh tokens (24 h lifetime) and the unconfirmed device are gone.
-    server.clock.advance(24 * HOUR);
-    const day = pruneExpired(server.db, server.clock.now());
+    api.server.clock.advance(24 * HOUR);
+    const day = pruneExpired(api.server.db, api.server.clock.now());
     expect(day).toMatchObject({ outbox: before.outbox, refreshTokens: before.refresh, devices: before.devices });
     for (const table of ['failed_attempts', 'email_codes', 'outbox', 'refresh_tokens', 'devices']) expect(count(table), table).toBe(0);
     // Accounts, invites and data are never pruned.
-    expect(count('users')).toBe(Object.keys(fx.users).length);
+    expect(count('users')).toBe(Object.keys(api.fx.users).length);
     expect(count('invites')).toBe(3);
     expect(pair.refresh).toBeTruthy();
   });
 
   it('keeps confirmed devices, unexpired refresh tokens and a throttle still in force', async () => {
-    await signIn(server, fx.users.fresh.username, fx.users.fresh.password, 'email');
-    for (let attempt = 0; attempt < 5; attempt++) await postApi(server, 'token/', { username: 'parent', password: 'wrong' });
-    server.clock.advance(14 * MINUTE);
-    pruneExpired(server.db, server.clock.now());
-    expect((await postApi(server, 'token/', { username: 'parent', password: fx.users.parent.password })).status).toBe(429);
-    server.clock.advance(2 * 24 * HOUR);
-    pruneExpired(server.db, server.clock.now());
+    await signIn(api.server, api.fx.users.fresh.username, api.fx.users.fresh.password, 'email');
+    for (let attempt = 0; attempt < 5; attempt++) await postApi(api.server, 'token/', { username: 'parent', password: 'wrong' });
+    api.server.clock.advance(14 * MINUTE);
+    pruneExpired(api.server.db, api.server.clock.now());
+    expect((await postApi(api.server, 'token/', { username: 'parent', password: api.fx.users.parent.password })).status).toBe(429);
+    api.server.clock.advance(2 * 24 * HOUR);
+    pruneExpired(api.server.db, api.server.clock.now());
     expect(count('devices')).toBe(1);
   });
 });

@@ -4,45 +4,32 @@
 // address across invites (then 429 with DRF's throttle text until the hour has passed); and an
 // address that has an account is answered only after the password is hashed, as a new one is.
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { detailOf, postApi, type Answer } from '../tests/utils/api-calls.ts';
-import { addFixtures, createTestServer, type Fixtures, type TestServer } from '../tests/utils/api-server.ts';
+import { describe, expect, it } from 'vitest';
+import { expectThrottled, postApi } from '../tests/utils/api-calls.ts';
+import { useFixtureServer } from '../tests/utils/api-server.ts';
 
 const MINUTE = 60_000;
-const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds?\.$/;
 const TAKEN = { email: ['A user with that email already exists.'] };
 const PASSWORD = 'a-long-new-passphrase';
 
-let server: TestServer;
-let fx: Fixtures;
-
-beforeEach(() => {
-  server = createTestServer();
-  fx = addFixtures(server.db, { now: server.clock.now() });
-});
+const api = useFixtureServer();
 
 /** A new open invite for C2. */
 function newInvite(): string {
   const id = randomUUID();
-  server.db
+  api.server.db
     .prepare('INSERT INTO invites (id, affiliate_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-    .run(id, fx.affiliates.C2, server.clock.now(), server.clock.now() + 14 * 24 * 60 * MINUTE);
+    .run(id, api.fx.affiliates.C2, api.server.clock.now(), api.server.clock.now() + 14 * 24 * 60 * MINUTE);
   return id;
 }
 
-const register = (body: Record<string, unknown>, address: string) => postApi(server, 'affiliates/invites/register/', body, { address });
+const register = (body: Record<string, unknown>, address: string) => postApi(api.server, 'affiliates/invites/register/', body, { address });
 /** Asks whether `email` has an account, as an attacker holding the invite would. */
 const probe = (email: string, invite: string, address: string) => register({ email, password: PASSWORD, invite_id: invite }, address);
 
-function expectThrottled(answer: Answer) {
-  expect(answer.status).toBe(429);
-  expect(detailOf(answer)).toMatch(THROTTLED);
-  expect(answer.headers.get('Retry-After')).toBe(/\d+/.exec(detailOf(answer))?.[0]);
-}
-
 describe('an invite', () => {
   it('takes 10 refused registrations an hour, from any addresses, then 429 until the hour has passed', async () => {
-    const invite = fx.invites.valid;
+    const invite = api.fx.invites.valid;
     for (let attempt = 0; attempt < 10; attempt++) {
       const answer = await probe(`${['parent', 'child', 'admin'][attempt % 3]}@fixtures.example`, invite, `192.0.2.${attempt}`);
       expect(answer.status, `refusal ${attempt + 1}`).toBe(400);
@@ -51,14 +38,14 @@ describe('an invite', () => {
     expectThrottled(await probe('loner@fixtures.example', invite, '198.51.100.1'));
     // Even its owner must wait: the link is spent for the hour.
     expectThrottled(await register({ email: 'owner@example.com', password: PASSWORD, invite_id: invite }, '198.51.100.2'));
-    server.clock.advance(59 * MINUTE);
+    api.server.clock.advance(59 * MINUTE);
     expectThrottled(await probe('loner@fixtures.example', invite, '198.51.100.1'));
-    server.clock.advance(MINUTE + 1_000);
+    api.server.clock.advance(MINUTE + 1_000);
     expect((await register({ email: 'owner@example.com', password: PASSWORD, invite_id: invite }, '198.51.100.2')).status).toBe(201);
   });
 
   it('counts every refusal: weak passwords and malformed fields too', async () => {
-    const invite = fx.invites.valid;
+    const invite = api.fx.invites.valid;
     for (let attempt = 0; attempt < 10; attempt++) {
       const body =
         attempt % 2
@@ -79,7 +66,7 @@ describe('a client address', () => {
     expectThrottled(await probe('parent@fixtures.example', newInvite(), attacker));
     expectThrottled(await register({ email: 'new@example.com', password: PASSWORD, invite_id: newInvite() }, attacker));
     expect((await register({ email: 'new@example.com', password: PASSWORD, invite_id: newInvite() }, '198.51.100.7')).status).toBe(201);
-    server.clock.advance(60 * MINUTE + 1_000);
+    api.server.clock.advance(60 * MINUTE + 1_000);
     expect((await probe('parent@fixtures.example', newInvite(), attacker)).status).toBe(400);
   });
 
@@ -99,9 +86,9 @@ describe('a client address', () => {
 
 describe('an e-mail address that has an account', () => {
   it('is answered only after the password is hashed, as a new address is: one hash each', async () => {
-    const { hashing } = server.context;
+    const { hashing } = api.server.context;
     let hashes = 0;
-    server.context.hashing = {
+    api.server.context.hashing = {
       check: () => hashing.check(),
       run: (hash) => {
         hashes += 1;

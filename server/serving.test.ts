@@ -4,16 +4,14 @@
 // and the security headers on every answer; the signing key it is given; and how long it waits for
 // a slow client's request. Each test runs a real server on a free port against a
 // small dist/ folder of its own.
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { jwtVerify } from 'jose';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Db } from './db.ts';
-import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
+import { useServedDist } from '../tests/utils/served-dist.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 
 const INDEX_HTML =
@@ -23,41 +21,12 @@ const CSP =
 const CSP_WITH_TAG_MANAGER =
   "default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-let workDir: string;
-let distDir: string;
-const running: RunningServer[] = [];
-
-beforeAll(() => {
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-serving-'));
-  distDir = path.join(workDir, 'dist');
-  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
-  fs.writeFileSync(path.join(distDir, 'assets', 'app-abc123.js'), 'console.log("portal");\n');
-  fs.writeFileSync(path.join(distDir, 'favicon.ico'), 'icon');
-  return () => fs.rmSync(workDir, { recursive: true, force: true });
+const served = useServedDist('serving', {
+  'index.html': INDEX_HTML,
+  'assets/app-abc123.js': 'console.log("portal");\n',
+  'favicon.ico': 'icon',
 });
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-let databases = 0;
-
-/** A server on a free port; `base` is where a client on this machine reaches it. */
-async function serve(options: Partial<ServerOptions> = {}): Promise<{ base: string; server: RunningServer }> {
-  const server = await startServer({
-    port: 0,
-    databasePath: path.join(workDir, `portal-${++databases}.sqlite`),
-    distDir,
-    demo: false,
-    log: () => {},
-    ...options,
-  });
-  running.push(server);
-  // A server bound to every address is reached on the IPv4 loopback.
-  const base = server.url.replace('//localhost:', '//127.0.0.1:');
-  return { base, server };
-}
+const { serve } = served;
 
 describe('static files and the SPA fallback', () => {
   it('serves the built files and answers every page route with index.html', async () => {
@@ -255,7 +224,7 @@ describe('the signing key', () => {
   });
 
   it('is never kept in the database outside the demo: one a demo kept there is deleted', async () => {
-    const databasePath = path.join(workDir, 'kept-key.sqlite');
+    const databasePath = path.join(served.workDir, 'kept-key.sqlite');
     const keptKey = (db: Db) => db.prepare("SELECT value FROM meta WHERE key = 'jwt_secret'").get();
     const demo = await serve({ databasePath, demo: true });
     expect(keptKey(demo.server.db)).toBeDefined();

@@ -11,6 +11,7 @@ import {
   errorOf,
   expectDetail,
   expectFieldErrors,
+  expectVerifiedPair,
   forged,
   MINUTE,
   NOT_A_STRING,
@@ -155,14 +156,7 @@ describe('POST token/verify/', () => {
   it('accepts the current TOTP code and answers a verified pair', async () => {
     const partial = await passwordPair('parent');
     const answer = await post('token/verify/', { token: await nowCode('parent') }, partial.access);
-    expect(answer.status).toBe(200);
-    const pair = tokenPairSchema.parse(answer.body);
-    expect(claimsOf(pair.access).claims).toMatchObject({
-      username: 'parent',
-      '2fa_method': 'totp',
-      is_2fa_verified: true,
-      affiliate_id: 'P1',
-    });
+    const pair = expectVerifiedPair(answer, { username: 'parent', '2fa_method': 'totp', affiliate_id: 'P1' });
     expect((await get('affiliates/', pair.access)).status).toBe(200);
   });
 
@@ -242,12 +236,7 @@ describe('POST token/verify/', () => {
     expect((await post('token/send-email/', undefined, partial.access)).status).toBe(200);
     const token = mailedCode(user('child').email);
     const answer = await post('token/verify/', { token }, partial.access);
-    expect(answer.status).toBe(200);
-    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({
-      '2fa_method': 'email',
-      is_2fa_verified: true,
-      affiliate_id: 'C1',
-    });
+    expectVerifiedPair(answer, { '2fa_method': 'email', affiliate_id: 'C1' });
     expectFieldErrors(await post('token/verify/', { token }, (await passwordPair('child')).access), { token: true });
   });
 

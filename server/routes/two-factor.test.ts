@@ -10,6 +10,7 @@ import {
   claimsOf,
   expectDetail,
   expectFieldErrors,
+  expectVerifiedPair,
   MINUTE,
   NOT_A_STRING,
   REQUIRED,
@@ -99,14 +100,7 @@ describe('POST 2fa/totp/confirm/', () => {
     const setup = await startSetup();
     const token = await totpCode(setup.secret, api.server.clock.now());
     const answer = await post('2fa/totp/confirm/', { token, device_id: setup.deviceId }, setup.access);
-    expect(answer.status).toBe(200);
-    const pair = tokenPairSchema.parse(answer.body);
-    expect(claimsOf(pair.access).claims).toMatchObject({
-      username: 'fresh',
-      '2fa_method': 'totp',
-      is_2fa_verified: true,
-      affiliate_id: 'T2',
-    });
+    expectVerifiedPair(answer, { username: 'fresh', '2fa_method': 'totp', affiliate_id: 'T2' });
     // The code that confirmed the device is spent; the next sign-in asks for a code.
     const next = await passwordPair('fresh');
     expect(claimsOf(next.access).claims['2fa_method']).toBe('totp');
@@ -229,12 +223,7 @@ describe('POST 2fa/email/confirm_setup/', () => {
   it('confirms with the e-mailed code and answers a verified pair with the email method', async () => {
     const setup = await startSetup();
     const answer = await post('2fa/email/confirm_setup/', { token: setup.code, device_id: setup.deviceId }, setup.access);
-    expect(answer.status).toBe(200);
-    expect(claimsOf(tokenPairSchema.parse(answer.body).access).claims).toMatchObject({
-      '2fa_method': 'email',
-      is_2fa_verified: true,
-      username: 'fresh',
-    });
+    expectVerifiedPair(answer, { '2fa_method': 'email', username: 'fresh' });
     // From now on, signing in takes an e-mailed login code.
     const pair = await signIn(api.server, 'fresh', user('fresh').password);
     expect(claimsOf(pair.access).claims.is_2fa_verified).toBe(true);

@@ -85,6 +85,19 @@ export function twoFactorRoutes(ctx: ServerContext) {
     return id;
   }
 
+  /**
+   * A setup's confirmation as it comes in: permission before the body, as DRF checks it, and again
+   * once the body is in; then the code throttle (`key`), and the pending device the body names.
+   */
+  async function confirmation(c: Context<AppEnv>, kind: DeviceRow['kind']) {
+    userMaySetUp(c);
+    const { token, device_id } = await readBody(c, confirmBody);
+    const user = userMaySetUp(c);
+    const key = `code:${user.id}`;
+    ctx.throttle.check(key);
+    return { token, user, key, device: pendingDevice(c, device_id, kind) };
+  }
+
   async function confirm(c: Context<AppEnv>, user: UserRow, device: DeviceRow, step: number | null) {
     // Only while the account has no method and the device is pending: of two confirmations at
     // once, one sets a method. Both checked before anything is written.
@@ -113,13 +126,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
   });
 
   app.post('/2fa/totp/confirm/', async (c) => {
-    // Permission before the body, as DRF checks it; again once the body is in.
-    userMaySetUp(c);
-    const { token, device_id } = await readBody(c, confirmBody);
-    const user = userMaySetUp(c);
-    const key = `code:${user.id}`;
-    ctx.throttle.check(key);
-    const device = pendingDevice(c, device_id, 'totp');
+    const { token, user, key, device } = await confirmation(c, 'totp');
     // Counted before checking: concurrent guesses cannot outrun the limit.
     ctx.throttle.record(key);
     const step = device.secret ? await checkTotp(ctx, device.secret, token, 0) : null;
@@ -143,12 +150,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
   });
 
   app.post('/2fa/email/confirm_setup/', async (c) => {
-    userMaySetUp(c);
-    const { token, device_id } = await readBody(c, confirmBody);
-    const user = userMaySetUp(c);
-    const key = `code:${user.id}`;
-    ctx.throttle.check(key);
-    const device = pendingDevice(c, device_id, 'email');
+    const { token, user, key, device } = await confirmation(c, 'email');
     if (!redeemEmailCode(ctx, user, 'setup', token, device.id)) {
       ctx.throttle.record(key);
       throw fieldErrors({ token: ['Invalid or expired code.'] });

@@ -38,36 +38,29 @@ function withWait(error: unknown): never {
 export function createTwoFactorApi(client: ApiClient) {
   const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
     postWith(client)(path, options).catch(withWait);
+  /** A setup's calls: a refusal says 'HTTP Error: {status}', a failure the call's own text unless it has a status. */
+  const setupTexts = (failed: string) => ({ rejected: httpStatus, failed: httpStatusOr(failed) });
+  /** POST of a code (with the device it confirms, if any): a verified token pair. */
+  const sendCode = (path: string, body: { token: string; device_id?: string }) =>
+    post(path, { body, schema: tokenPairSchema }).then(readableToken(path, true));
+  const verify = (code: string, texts: { rejected: string; failed: string }) =>
+    withTexts(sendCode('token/verify/', { token: code }), { rejected: fixed(texts.rejected), failed: fixed(texts.failed) });
 
   return {
     setupTotp(): Promise<TotpSetup> {
-      return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), {
-        rejected: httpStatus,
-        failed: httpStatusOr(twoFactorMessages.totpSetup),
-      });
+      return withTexts(post('2fa/totp/setup/', { schema: totpSetupSchema }), setupTexts(twoFactorMessages.totpSetup));
     },
 
     confirmTotp(token: string, deviceId: string): Promise<TokenPair> {
-      const path = '2fa/totp/confirm/';
-      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
-        rejected: httpStatus,
-        failed: httpStatusOr(twoFactorMessages.totpConfirm),
-      });
+      return withTexts(sendCode('2fa/totp/confirm/', { token, device_id: deviceId }), setupTexts(twoFactorMessages.totpConfirm));
     },
 
     setupEmail(): Promise<EmailSetup> {
-      return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), {
-        rejected: httpStatus,
-        failed: httpStatusOr(twoFactorMessages.emailSetup),
-      });
+      return withTexts(post('2fa/email/setup/', { schema: emailSetupSchema }), setupTexts(twoFactorMessages.emailSetup));
     },
 
     confirmEmailSetup(token: string, deviceId: string): Promise<TokenPair> {
-      const path = '2fa/email/confirm_setup/';
-      return withTexts(post(path, { body: { token, device_id: deviceId }, schema: tokenPairSchema }).then(readableToken(path, true)), {
-        rejected: httpStatus,
-        failed: httpStatusOr(twoFactorMessages.emailConfirm),
-      });
+      return withTexts(sendCode('2fa/email/confirm_setup/', { token, device_id: deviceId }), setupTexts(twoFactorMessages.emailConfirm));
     },
 
     /** POST token/send-email/: the sign-in code e-mail (also Resend). */
@@ -82,26 +75,10 @@ export function createTwoFactorApi(client: ApiClient) {
     },
 
     /** POST token/verify/ with a TOTP code: a verified token pair. */
-    verifyTotp(code: string): Promise<TokenPair> {
-      return withTexts(
-        post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
-        {
-          rejected: fixed(twoFactorMessages.totpCode.rejected),
-          failed: fixed(twoFactorMessages.totpCode.failed),
-        },
-      );
-    },
+    verifyTotp: (code: string): Promise<TokenPair> => verify(code, twoFactorMessages.totpCode),
 
     /** POST token/verify/ with an e-mailed code: a verified token pair. */
-    verifyEmailCode(code: string): Promise<TokenPair> {
-      return withTexts(
-        post('token/verify/', { body: { token: code }, schema: tokenPairSchema }).then(readableToken('token/verify/', true)),
-        {
-          rejected: fixed(twoFactorMessages.emailCode.rejected),
-          failed: fixed(twoFactorMessages.emailCode.failed),
-        },
-      );
-    },
+    verifyEmailCode: (code: string): Promise<TokenPair> => verify(code, twoFactorMessages.emailCode),
   };
 }
 

@@ -7,7 +7,8 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
-import { account, password, totp } from './portal.ts';
+import { account, totp } from './portal.ts';
+import { dashboardHeading, submitCredentials } from './session.ts';
 
 const e2e = setUpPortal();
 let page: Page;
@@ -16,21 +17,13 @@ beforeEach(async () => {
   page = e2e.track(await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } }));
 });
 
-async function submitCredentials(username: string) {
-  await page.goto(`${e2e.portal.url}/login`);
-  await page.getByLabel('Email or Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-}
-
-const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sales Dashboard$/ });
 const alertWith = (text: string) => page.getByRole('alert').filter({ hasText: text });
 /** A six-digit code that is none of the codes the server accepts now. */
 const wrongCodeBeside = (code: string) => String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
 
 describe('a refused setup code', () => {
   it('says under the error line to enter the newest code of the app; the key scanned before going back still confirms', async () => {
-    await submitCredentials('sunny');
+    await submitCredentials(page, e2e.portal, 'sunny');
     await page.getByRole('button', { name: 'Authenticator App' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     const scanned = (await page.locator('code').first().textContent())?.trim() ?? '';
@@ -45,24 +38,24 @@ describe('a refused setup code', () => {
 
     // Back to the login screen and in again: the same key, which the app already has.
     await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await submitCredentials('sunny');
+    await submitCredentials(page, e2e.portal, 'sunny');
     await page.getByRole('button', { name: 'Authenticator App' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     expect((await page.locator('code').first().textContent())?.trim()).toBe(scanned);
     await page.getByLabel('Authentication Code').fill(await totp(scanned));
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
   });
 
   it('says under the error line to use the code of the newest e-mail', async () => {
     const { email } = account('nomad');
-    await submitCredentials('nomad');
+    await submitCredentials(page, e2e.portal, 'nomad');
     await page.getByRole('button', { name: 'Email Codes' }).click();
     await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
     const first = await e2e.portal.emailCode(email);
     // Back and in again: a new e-mail, whose code replaces the first one's.
     await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await submitCredentials('nomad');
+    await submitCredentials(page, e2e.portal, 'nomad');
     await page.getByRole('button', { name: 'Email Codes' }).click();
     await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
     const newest = await e2e.portal.emailCode(email, first);
@@ -75,14 +68,14 @@ describe('a refused setup code', () => {
 
     await page.getByLabel('Email Verification Code').fill(newest);
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
   });
 });
 
 describe('the TOTP code screen', () => {
   it('enables Verify with six characters, and after too many wrong codes counts down the wait with Verify disabled', async () => {
     const { totpSecret } = account('admin');
-    await submitCredentials('admin');
+    await submitCredentials(page, e2e.portal, 'admin');
     const field = page.getByLabel('Authentication Code');
     const verify = page.getByRole('button', { name: 'Verify' });
     await field.fill('12');

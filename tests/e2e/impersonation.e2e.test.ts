@@ -9,14 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { seedAffiliates } from '../../server/seed.ts';
 import { checkScreen, expectAccessible, settled } from './checks.ts';
 import { setUpPortal } from './harness.ts';
-import { expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
+import { dashboardHeading, expectVisible, poll, recordApiRequests, signedInPage, step, type ApiRequest } from './session.ts';
 
 const SCREEN = 'View as Affiliate';
 const SEED_AFFILIATES = 3000;
 
 const e2e = setUpPortal({ seedAffiliates: SEED_AFFILIATES });
 
-const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
 const viewAs = (p: Page) => p.getByRole('combobox', { name: 'View as Affiliate' });
 const listbox = (p: Page) => p.getByRole('listbox', { name: 'View as Affiliate' });
 /** The option whose text begins with the name and goes on with the id (and any parents). */

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
-import { account, password, totp } from './portal.ts';
+import { account, totp } from './portal.ts';
+import { dashboardHeading, submitCredentials } from './session.ts';
 
 const e2e = setUpPortal();
 let page: Page;
@@ -16,19 +17,10 @@ beforeEach(async () => {
   page = await context.newPage();
 });
 
-async function submitCredentials(username: string) {
-  await page.goto(`${e2e.portal.url}/login`);
-  await page.getByLabel('Email or Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-}
-
-const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sales Dashboard$/ });
-
 describe('pasting a code', () => {
   it("signs a TOTP account in with its code copied as '123 456' and pasted with the keyboard", async () => {
     const { totpSecret } = account('globetrotter');
-    await submitCredentials('globetrotter');
+    await submitCredentials(page, e2e.portal, 'globetrotter');
     await page.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
 
     const code = await totp(totpSecret!);
@@ -41,13 +33,13 @@ describe('pasting a code', () => {
     expect(await field.inputValue()).toBe(code);
     await checkScreen(page, 'totp-verification-pasted');
     await page.getByRole('button', { name: 'Verify' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
     expect(page.url()).toBe(`${e2e.portal.url}/`);
   });
 
   it("signs an e-mail account in with its code pasted as '123-456'", async () => {
     const { email } = account('berlin');
-    await submitCredentials('berlin');
+    await submitCredentials(page, e2e.portal, 'berlin');
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
 
     const code = await e2e.portal.emailCode(email);
@@ -65,7 +57,7 @@ describe('pasting a code', () => {
 
     expect(await field.inputValue()).toBe(code);
     await page.getByRole('button', { name: 'Verify Code' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
     expect(page.url()).toBe(`${e2e.portal.url}/`);
   });
 });

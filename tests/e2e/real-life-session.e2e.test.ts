@@ -4,27 +4,12 @@
 // computer (the refresh token revoked, and the rotation log another tab wrote cleared), and a
 // link whose custom range would build millions of days.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
-import { setUpPortal } from './harness.ts';
-import { startPortal, type Portal } from './portal.ts';
-import { DESKTOP, expectVisible, poll, recordApiRequests, signIn, step } from './session.ts';
-
-interface StoredToken {
-  username: string;
-  access: string;
-  refresh: string;
-}
+import { ownPortal, setUpPortal } from './harness.ts';
+import { expectVisible, poll, recordApiRequests, signIn, step, storedToken } from './session.ts';
 
 const e2e = setUpPortal();
-
-async function freshPage(): Promise<Page> {
-  const context = e2e.track(await e2e.browser.newContext(DESKTOP));
-  return context.newPage();
-}
-
-const storedToken = async (p: Page): Promise<StoredToken | null> =>
-  JSON.parse((await p.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as StoredToken | null;
 
 const dashboard = (p: Page) => p.getByRole('heading', { level: 1, name: 'Globetrotter Travel Sales Dashboard', exact: true });
 const loginHeading = (p: Page) => p.getByRole('heading', { name: 'Affiliate Login' });
@@ -55,22 +40,16 @@ describe.each([
   ['10 minutes fast', -600],
   ['10 minutes slow', 600],
 ])('a computer whose clock is %s', (_, serverAhead) => {
-  let shifted: Portal;
-  beforeAll(async () => {
-    shifted = await startPortal({ accessLifetimeSeconds: 90, tokenClockOffsetSeconds: serverAhead });
-  });
-  afterAll(async () => {
-    await shifted?.close();
-  });
+  const shifted = ownPortal({ accessLifetimeSeconds: 90, tokenClockOffsetSeconds: serverAhead });
 
   it('keeps the session, refreshing the token 60 s before the server expires it: no loop, no 401', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     const requests = recordApiRequests(p);
     const refused: string[] = [];
     p.on('response', (response) => {
       if (response.status() === 401) refused.push(response.url());
     });
-    await signIn(p, shifted, 'globetrotter');
+    await signIn(p, shifted.portal, 'globetrotter');
     await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard after sign-in', 15_000);
     const refreshes = () => requests.filter((request) => request.path.startsWith('token/refresh/')).length;
 
@@ -100,17 +79,11 @@ describe.each([
 });
 
 describe('a connection lost across the refresh time', () => {
-  let shortLived: Portal;
-  beforeAll(async () => {
-    shortLived = await startPortal({ accessLifetimeSeconds: 70 });
-  });
-  afterAll(async () => {
-    await shortLived?.close();
-  });
+  const shortLived = ownPortal({ accessLifetimeSeconds: 70 });
 
   it('keeps the session and the figures, says the page is offline, and refreshes once the connection is back', async () => {
-    const p = await freshPage();
-    await signIn(p, shortLived, 'globetrotter');
+    const p = await e2e.freshPage();
+    await signIn(p, shortLived.portal, 'globetrotter');
     await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard after sign-in', 15_000);
     await p.getByRole('region', { name: 'Summary' }).waitFor();
     const before = (await storedToken(p))!;
@@ -136,24 +109,18 @@ describe('a connection lost across the refresh time', () => {
 });
 
 describe('Logout on a shared computer', () => {
-  let shortLived: Portal;
-  beforeAll(async () => {
-    shortLived = await startPortal({ accessLifetimeSeconds: 65 });
-  });
-  afterAll(async () => {
-    await shortLived?.close();
-  });
+  const shortLived = ownPortal({ accessLifetimeSeconds: 65 });
 
   it('revokes the refresh token on the server and leaves no token in localStorage or IndexedDB, also the rotation another tab logged', async () => {
-    const a = await freshPage();
-    await signIn(a, shortLived, 'globetrotter');
+    const a = await e2e.freshPage();
+    await signIn(a, shortLived.portal, 'globetrotter');
     const first = (await storedToken(a))!;
     // The first tab refreshes (5 s after sign-in) and logs the rotation in IndexedDB, then closes.
     await step(a, 'dashboard (first tab)', 'a refresh, logged in the rotation log', () =>
       poll('a rotation in IndexedDB', async () => ((await rotationLog(a)) as unknown[] | null)?.length || undefined, 15_000, 250),
     );
     const b = await a.context().newPage();
-    await b.goto(`${shortLived.url}/`);
+    await b.goto(`${shortLived.portal.url}/`);
     await expectVisible(b, 'dashboard (second tab)', dashboard(b), 'the dashboard in a second tab', 15_000);
     await a.close();
     const live = (await storedToken(b))!;
@@ -169,7 +136,7 @@ describe('Logout on a shared computer', () => {
       poll(
         'token/refresh/ refusing the refresh token the tab held',
         async () => {
-          const answer = await fetch(`${shortLived.url}/api/v2/token/refresh/`, {
+          const answer = await fetch(`${shortLived.portal.url}/api/v2/token/refresh/`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: JSON.stringify({ refresh: live.refresh }),
@@ -185,7 +152,7 @@ describe('Logout on a shared computer', () => {
 
 describe('a link to a custom range of millions of days', () => {
   it('falls back to the default view at once, the URL corrected in place', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await signIn(p, e2e.portal, 'globetrotter', { path: '/?range=custom&start=0001-01-01&end=9999-12-31' });
     await expectVisible(p, 'dashboard', dashboard(p), 'the dashboard', 15_000);
     await step(p, 'dashboard', 'Last 30 days, and the URL without the range', async () => {

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { DateTime } from 'luxon';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { affiliateReportListSchema, type AffiliateReport as Report } from '../../src/api/schemas.ts';
 import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { expectVisible, signedInPage, step } from './session.ts';
@@ -19,15 +20,6 @@ const COLUMNS = ['Period', 'Sales', 'Premium Collected', 'Referral Fees', 'Conne
 const FIGURE_COLUMNS = COLUMNS.length - 1;
 const NOTE = 'Reports are generated monthly and are available from the 15th of the month after the period.';
 const MONEY = /^\$\d[\d,]*\.\d{2}$/;
-
-interface Report {
-  id: number;
-  report_date: string;
-  start_date: string;
-  end_date: string;
-  affiliate_id: string;
-  sales: number;
-}
 
 const e2e = setUpPortal();
 let downloads: string;
@@ -63,7 +55,7 @@ async function openReportsTab(p: Page): Promise<Report[]> {
       await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current'),
     ).toBeNull();
   });
-  return (await (await answer).json()) as Report[];
+  return affiliateReportListSchema.parse(await (await answer).json());
 }
 
 const reportsTable = (p: Page) => p.getByRole('table', { name: 'Reports' });

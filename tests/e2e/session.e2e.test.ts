@@ -3,32 +3,15 @@
 // unknown paths going to /, and a gated route showing the login gate in place until sign-in
 // completes.
 import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpPortal } from './harness.ts';
-import { startPortal, type Portal } from './portal.ts';
-import { DESKTOP, expectVisible, poll, signIn, step } from './session.ts';
-
-interface StoredToken {
-  username: string;
-  access: string;
-  refresh: string;
-}
+import { describe, expect, it } from 'vitest';
+import { ownPortal, setUpPortal } from './harness.ts';
+import { dashboardHeading, expectVisible, poll, signIn, step, storedToken, type StoredToken } from './session.ts';
 
 const e2e = setUpPortal();
-
-/** A page in a fresh browser context (closed after the test): signed out. */
-async function freshPage(): Promise<Page> {
-  const context = e2e.track(await e2e.browser.newContext(DESKTOP));
-  return context.newPage();
-}
-
-const storedToken = async (p: Page): Promise<StoredToken | null> =>
-  JSON.parse((await p.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as StoredToken | null;
 
 const expiry = (access: string) => (JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number }).exp;
 
 const loginHeading = (p: Page) => p.getByRole('heading', { name: 'Affiliate Login' });
-const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
 const reportsHeading = (p: Page) => p.getByRole('heading', { level: 1, name: 'Reports', exact: true });
 
 /** Waits until the stored access token is no longer `previous`, and answers the new record. */
@@ -48,17 +31,11 @@ function tokenReplaced(p: Page, screen: string, previous: string, timeout: numbe
 }
 
 describe('a short-lived access token', () => {
-  let shortLived: Portal;
-  beforeAll(async () => {
-    shortLived = await startPortal({ accessLifetimeSeconds: 65 });
-  });
-  afterAll(async () => {
-    await shortLived?.close();
-  });
+  const shortLived = ownPortal({ accessLifetimeSeconds: 65 });
 
   it('is refreshed 60 s before expiry while the user stays on the dashboard, and a reload keeps the session', async () => {
-    const p = await freshPage();
-    await signIn(p, shortLived, 'globetrotter');
+    const p = await e2e.freshPage();
+    await signIn(p, shortLived.portal, 'globetrotter');
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Travel Sales Dashboard'), 'the dashboard after sign-in', 15_000);
     const first = (await storedToken(p))!;
     expect(first.username).toBe('globetrotter');
@@ -69,7 +46,7 @@ describe('a short-lived access token', () => {
       expect(expiry(second.access)).toBeGreaterThan(expiry(first.access));
       expect(second.refresh).not.toBe(first.refresh);
       expect(second.username).toBe('globetrotter');
-      expect(p.url()).toBe(`${shortLived.url}/`);
+      expect(p.url()).toBe(`${shortLived.portal.url}/`);
       expect(await dashboardHeading(p, 'Globetrotter Travel Sales Dashboard').isVisible()).toBe(true);
       expect(await loginHeading(p).count()).toBe(0);
     });
@@ -89,7 +66,7 @@ describe('a short-lived access token', () => {
   // The refresh answers wait (up to 3 s) until both tabs have asked, as on a slow network; the
   // tabs take turns (Web Locks) and the second takes the session the first stored.
   it('keeps two tabs of the session signed in when both refresh at once', async () => {
-    const a = await freshPage();
+    const a = await e2e.freshPage();
     let round: Route[] | null = [];
     const releaseRound = () => {
       const held = round ?? [];
@@ -102,9 +79,9 @@ describe('a short-lived access token', () => {
       if (round.length >= 2) releaseRound();
       else setTimeout(releaseRound, 3_000);
     });
-    await signIn(a, shortLived, 'berlin');
+    await signIn(a, shortLived.portal, 'berlin');
     const b = await a.context().newPage();
-    await b.goto(`${shortLived.url}/reports`);
+    await b.goto(`${shortLived.portal.url}/reports`);
     await expectVisible(b, 'Reports (second tab)', reportsHeading(b), 'the second tab signed in by the shared session', 15_000);
     const first = (await storedToken(a))!;
 
@@ -125,7 +102,7 @@ describe('a short-lived access token', () => {
 
 describe('signing out', () => {
   it('logs out from the header: the login screen, an empty localStorage, and no way back in without signing in', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await signIn(p, e2e.portal, 'berlin');
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard after sign-in', 15_000);
     expect(await storedToken(p)).not.toBeNull();
@@ -146,7 +123,7 @@ describe('signing out', () => {
   });
 
   it('logs out every tab of the browser when one tab logs out', async () => {
-    const a = await freshPage();
+    const a = await e2e.freshPage();
     await signIn(a, e2e.portal, 'berlin');
     await expectVisible(a, 'dashboard (first tab)', dashboardHeading(a, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard', 15_000);
     const b = await a.context().newPage();
@@ -170,7 +147,7 @@ describe('signing out', () => {
 
 describe('routes', () => {
   it('sends an unknown path to /, signed out and signed in', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await p.goto(`${e2e.portal.url}/no/such/page`);
     await step(p, 'unknown path', 'a redirect to /', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(p, 'login', loginHeading(p), 'the login gate at / while signed out');
@@ -182,7 +159,7 @@ describe('routes', () => {
   });
 
   it('shows the login gate in place on /reports while signed out, then Reports after signing in', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await p.goto(`${e2e.portal.url}/reports`);
     await expectVisible(p, 'login gate on /reports', loginHeading(p), 'the login form in place of Reports');
     expect(new URL(p.url()).pathname).toBe('/reports');
@@ -199,14 +176,14 @@ describe('routes', () => {
   });
 
   it('completing sign-in on /login goes to /', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await signIn(p, e2e.portal, 'berlin');
     await step(p, 'sign-in', 'the route / after signing in on /login', () => p.waitForURL(`${e2e.portal.url}/`));
     await expectVisible(p, 'dashboard', dashboardHeading(p, 'Globetrotter Berlin Sales Dashboard'), 'the dashboard', 15_000);
   });
 
   it('opens the portal, and keeps the session on a reload, at / itself', async () => {
-    const p = await freshPage();
+    const p = await e2e.freshPage();
     await signIn(p, e2e.portal, 'berlin');
     await step(p, 'dashboard', 'a reload at / to show the dashboard again', async () => {
       await p.reload();

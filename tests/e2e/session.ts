@@ -131,6 +131,14 @@ export async function signIn(page: Page, portal: Portal, username: string, optio
   );
 }
 
+/** Fills in the login form at /login and presses Login; what comes next is the caller's. */
+export async function submitCredentials(page: Page, portal: Portal, username: string, secret = password): Promise<void> {
+  await page.goto(`${portal.url}/login`);
+  await page.getByLabel('Email or Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
 // --- Signed-in pages ----------------------------------------------------------------------------
 
 /** Where a test enters the portal to reach `path`: the path itself. */
@@ -185,6 +193,20 @@ export async function signedInPage(
   if (options.path && options.path !== '/') await page.goto(`${portal.url}${options.path}`);
   return page;
 }
+
+/** The dashboard's heading: '{affiliate} Sales Dashboard', or any affiliate's. */
+export const dashboardHeading = (page: Page, name: string | RegExp = /Sales Dashboard$/) =>
+  page.getByRole('heading', { level: 1, name, exact: true });
+
+export interface StoredToken {
+  username: string;
+  access: string;
+  refresh: string;
+}
+
+/** The session's record in localStorage (auth_token), or null. */
+export const storedToken = async (page: Page): Promise<StoredToken | null> =>
+  JSON.parse((await page.evaluate(() => localStorage.getItem('auth_token'))) ?? 'null') as StoredToken | null;
 
 // --- Requests -----------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
 import { setUpPortal } from './harness.ts';
 import { account, password, totp } from './portal.ts';
+import { dashboardHeading, submitCredentials } from './session.ts';
 
 const e2e = setUpPortal();
 let page: Page;
@@ -13,15 +14,6 @@ let page: Page;
 beforeEach(async () => {
   page = e2e.track(await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } }));
 });
-
-async function submitCredentials(username: string, secret = password) {
-  await page.goto(`${e2e.portal.url}/login`);
-  await page.getByLabel('Email or Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(secret);
-  await page.getByRole('button', { name: 'Login' }).click();
-}
-
-const dashboardHeading = () => page.getByRole('heading', { level: 1, name: /Sales Dashboard$/ });
 
 describe('signing in', () => {
   it('shows the login screen, and the spec message for a wrong password', async () => {
@@ -33,7 +25,7 @@ describe('signing in', () => {
     expect(await page.evaluate(() => (window as unknown as { dataLayer?: unknown }).dataLayer)).toEqual([]);
     // No error, no alert: the empty error line is a silent live region until a message comes.
     expect(await page.getByRole('alert').count()).toBe(0);
-    await submitCredentials('globetrotter', 'not-the-password');
+    await submitCredentials(page, e2e.portal, 'globetrotter', 'not-the-password');
     await page.getByRole('alert').filter({ hasText: 'Login unsuccessful. Please try again.' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(1);
     await checkScreen(page, 'login-error');
@@ -61,7 +53,7 @@ describe('signing in', () => {
 
   it('signs a TOTP account in with a code from its authenticator, after a wrong code', async () => {
     const { totpSecret } = account('globetrotter');
-    await submitCredentials('globetrotter');
+    await submitCredentials(page, e2e.portal, 'globetrotter');
     await page.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
     await checkScreen(page, 'totp-verification');
     await page.getByLabel('Authentication Code').fill('000000');
@@ -69,7 +61,7 @@ describe('signing in', () => {
     await page.getByRole('alert').filter({ hasText: 'Invalid TOTP code. Please try again.' }).waitFor();
     await page.getByLabel('Authentication Code').fill(await totp(totpSecret!));
     await page.getByLabel('Authentication Code').press('Enter');
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
     expect(page.url()).toBe(`${e2e.portal.url}/`);
     // The code field went with its screen: the dashboard's heading has the focus, not the page.
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
@@ -89,7 +81,7 @@ describe('signing in', () => {
 
   it('signs an e-mail account in with the code from the outbox', async () => {
     const { email } = account('berlin');
-    await submitCredentials('berlin');
+    await submitCredentials(page, e2e.portal, 'berlin');
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
     await checkScreen(page, 'email-verification');
     const verify = page.getByRole('button', { name: 'Verify Code' });
@@ -97,11 +89,11 @@ describe('signing in', () => {
     expect(await verify.isDisabled()).toBe(true);
     await page.getByLabel('Email Verification Code').fill(await e2e.portal.emailCode(email));
     await verify.click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
   });
 
   it("keeps 'Resend Email' disabled after the code is sent, counting down on a polite line below it", async () => {
-    await submitCredentials('berlin');
+    await submitCredentials(page, e2e.portal, 'berlin');
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
     const resend = page.getByRole('button', { name: 'Resend Email' });
     const line = page.getByText(/^You can ask for a new code in \d+ s\.$/);
@@ -122,7 +114,7 @@ describe('signing in', () => {
   });
 
   it('sets up an authenticator app on first sign-in, reading the manual key', async () => {
-    await submitCredentials('sunny');
+    await submitCredentials(page, e2e.portal, 'sunny');
     await page.getByRole('heading', { name: 'Two-Factor Authentication Required' }).waitFor();
     await checkScreen(page, 'setup-required');
     await page.getByRole('button', { name: 'Authenticator App' }).click();
@@ -132,12 +124,12 @@ describe('signing in', () => {
     expect(key).toMatch(/^[A-Z2-7]{16,}$/);
     await page.getByLabel('Authentication Code').fill(await totp(key));
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
   });
 
   it('sets up e-mailed codes on first sign-in, and Back returns to login', async () => {
     const { email } = account('nomad');
-    await submitCredentials('nomad');
+    await submitCredentials(page, e2e.portal, 'nomad');
     await page.getByRole('button', { name: 'Email Codes' }).click();
     await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
     expect(await page.getByText(email).isVisible()).toBe(true);
@@ -145,11 +137,11 @@ describe('signing in', () => {
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByRole('heading', { name: 'Affiliate Login' }).waitFor();
 
-    await submitCredentials('nomad');
+    await submitCredentials(page, e2e.portal, 'nomad');
     await page.getByRole('button', { name: 'Email Codes' }).click();
     await page.getByRole('heading', { name: 'Confirm Email 2FA Setup' }).waitFor();
     await page.getByLabel('Email Verification Code').fill(await e2e.portal.emailCode(email));
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await dashboardHeading().waitFor();
+    await dashboardHeading(page).waitFor();
   });
 });

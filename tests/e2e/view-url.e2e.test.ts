@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './checks.ts';
 import { setUpPortal } from './harness.ts';
-import { DESKTOP, expectVisible, poll, recordApiRequests, signedInPage, signIn, step } from './session.ts';
+import { dashboardHeading, DESKTOP, expectVisible, poll, recordApiRequests, signedInPage, signIn, step } from './session.ts';
 
 // A zone far from UTC, so that a range built in the wrong zone shows.
 const ZONE = 'Pacific/Auckland';
@@ -20,7 +20,6 @@ const today = () => DateTime.now().setZone(ZONE).startOf('day');
 /** The start of a past month's previous period: as long before its first as the month lasts (elapsed time). */
 const wholeLengthBefore = (month: DateTime) => month.toMillis() - (month.plus({ months: 1 }).toMillis() - month.toMillis());
 const headingDate = (day: DateTime) => day.setLocale('en-US').toFormat('LLL d, yyyy');
-const dashboardHeading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
 const summaryShown = (p: Page) =>
   expectVisible(p, SCREEN, p.getByRole('region', { name: 'Summary' }).locator('dd').first(), 'the stat boxes', 15_000);
 /** The page's path and query. */

@@ -1,5 +1,6 @@
 // Calls to the in-process reference API as if they came from a given client address: the Node
 // adapter hands the app the socket (`incoming.socket.remoteAddress`), and so does this.
+import { expect } from 'vitest';
 import { API, TEST_ORIGIN, type TestServer } from './api-server.ts';
 
 export interface Answer {
@@ -50,6 +51,16 @@ export function detailOf(answer: Answer): string {
   const detail = (answer.body as { detail?: unknown } | null)?.detail;
   if (typeof detail !== 'string') throw new Error(`No detail in ${JSON.stringify(answer.body)}`);
   return detail;
+}
+
+/** DRF's throttle text: 'Request was throttled. Expected available in 896 seconds.' */
+export const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds?\.$/;
+
+/** A 429 with DRF's throttle text, and the wait it names in Retry-After too, for clients that read headers. */
+export function expectThrottled(answer: Answer): void {
+  expect(answer.status).toBe(429);
+  expect(detailOf(answer)).toMatch(THROTTLED);
+  expect(answer.headers.get('Retry-After')).toBe(/\d+/.exec(detailOf(answer))?.[0]);
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */

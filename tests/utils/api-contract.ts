@@ -3,22 +3,19 @@
 // checks of the error answers in Django REST Framework's form, and the ways to a partial or a
 // verified token pair for a fixture user.
 import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { errorBodySchema, tokenPairSchema, type ErrorBody, type TokenPair } from '../../src/api/schemas.ts';
 import { accessClaimsSchema, type AccessClaims } from '../../src/domain/access-claims.ts';
 import type { Answer } from './api-calls.ts';
 import {
-  addFixtures,
   API,
-  createTestServer,
   newestCode,
   signIn,
   totpCode,
+  useFixtureServer,
+  type FixtureServer,
   type FixtureUser,
   type FixtureUserName,
-  type Fixtures,
-  type TestServer,
-  type TestServerOptions,
 } from './api-server.ts';
 
 export const MINUTE = 60_000;
@@ -73,6 +70,14 @@ export function claimsOf(access: string): { raw: JWTPayload; claims: AccessClaim
   return { raw, claims: accessClaimsSchema.parse(raw) };
 }
 
+/** A 200 answering a 2FA-verified token pair whose access token carries `claims`; answers the pair. */
+export function expectVerifiedPair(answer: Answer, claims: Partial<AccessClaims>): TokenPair {
+  expect(answer.status).toBe(200);
+  const pair = tokenPairSchema.parse(answer.body);
+  expect(claimsOf(pair.access).claims).toMatchObject({ ...claims, is_2fa_verified: true });
+  return pair;
+}
+
 /** A token with the claims of `access` but signed with another key. */
 export async function forged(access: string): Promise<string> {
   return new SignJWT({ ...decodeJwt(access) })
@@ -108,12 +113,7 @@ export interface HeldPost {
   send(): Promise<Answer>;
 }
 
-export interface ContractApi {
-  /** This test's server and its fixtures. */
-  readonly server: TestServer;
-  readonly fx: Fixtures;
-  /** Replaces this test's server (and fixtures) with one made with `options`. */
-  restart: (options?: TestServerOptions) => void;
+export interface ContractApi extends FixtureServer {
   /** Calls `API/path`; a JSON answer is parsed, any other is read as an ArrayBuffer. */
   call: (method: 'GET' | 'POST', path: string, options?: CallOptions) => Promise<Answer>;
   get: (path: string, access?: string, query?: Record<string, string>) => Promise<Answer>;
@@ -133,13 +133,7 @@ export interface ContractApi {
 
 /** A new test server with the fixtures before each test of the calling file. */
 export function useContractApi(): ContractApi {
-  let server: TestServer;
-  let fx: Fixtures;
-  const restart = (options: TestServerOptions = {}) => {
-    server = createTestServer(options);
-    fx = addFixtures(server.db, { now: server.clock.now() });
-  };
-  beforeEach(() => restart());
+  const fixtures = useFixtureServer();
 
   async function call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
@@ -160,7 +154,7 @@ export function useContractApi(): ContractApi {
     const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
     // duplex: a stream body goes out as it comes (the DOM's RequestInit does not list it yet).
     const init = { method, headers, body, duplex: 'half' } as RequestInit;
-    const response = await server.fetch(`${API}/${path}${query}`, init);
+    const response = await fixtures.server.fetch(`${API}/${path}${query}`, init);
     const type = response.headers.get('content-type') ?? '';
     const parsed: unknown = type.includes('application/json') ? await response.json() : await response.arrayBuffer();
     return { status: response.status, headers: response.headers, body: parsed };
@@ -168,7 +162,7 @@ export function useContractApi(): ContractApi {
 
   const get = (path: string, access?: string, query?: Record<string, string>) => call('GET', path, { access, query });
   const post = (path: string, json?: unknown, access?: string) => call('POST', path, { access, json });
-  const user = (name: FixtureUserName) => fx.users[name];
+  const user = (name: FixtureUserName) => fixtures.fx.users[name];
 
   function postHeld(path: string, json: unknown, access?: string): HeldPost {
     const bytes = new TextEncoder().encode(JSON.stringify(json));
@@ -212,20 +206,20 @@ export function useContractApi(): ContractApi {
 
   return {
     get server() {
-      return server;
+      return fixtures.server;
     },
     get fx() {
-      return fx;
+      return fixtures.fx;
     },
-    restart,
+    restart: fixtures.restart,
     call,
     get,
     post,
     postHeld,
     user,
     passwordPair,
-    verifiedPair: (name) => signIn(server, user(name).username, user(name).password, name === 'fresh' ? 'totp' : undefined),
-    nowCode: (name, offsetMs = 0) => totpCode(secretOf(name), server.clock.now() + offsetMs),
-    mailedCode: (email) => newestCode(server, email),
+    verifiedPair: (name) => signIn(fixtures.server, user(name).username, user(name).password, name === 'fresh' ? 'totp' : undefined),
+    nowCode: (name, offsetMs = 0) => totpCode(secretOf(name), fixtures.server.clock.now() + offsetMs),
+    mailedCode: (email) => newestCode(fixtures.server, email),
   };
 }

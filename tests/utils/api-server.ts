@@ -4,6 +4,7 @@
 import type { Hono } from 'hono';
 import { decodeJwt } from 'jose';
 import { generate } from 'otplib';
+import { beforeEach } from 'vitest';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type TokenPair } from '../../src/api/schemas.ts';
 import { createApp } from '../../server/app.ts';
 import type { AppEnv, ServerContext } from '../../server/context.ts';
@@ -383,4 +384,35 @@ export async function signIn(server: TestServer, username: string, password: str
   if (setup.status !== 200) throw new Error(`2fa/email/setup/ answered ${setup.status}`);
   const { device_id } = emailSetupSchema.parse(setup.body);
   return postForPair(server, '2fa/email/confirm_setup/', { token: newestCode(server, user.email), device_id }, partial.access);
+}
+
+export interface FixtureServer {
+  /** This test's server and its fixtures. */
+  readonly server: TestServer;
+  readonly fx: Fixtures;
+  /** Replaces this test's server (and fixtures) with one made with `options`. */
+  restart: (options?: TestServerOptions) => void;
+}
+
+/** A new test server with the fixtures before each test of the calling file. */
+export function useFixtureServer(): FixtureServer {
+  let current: { server: TestServer; fx: Fixtures } | undefined;
+  const restart = (options: TestServerOptions = {}) => {
+    const server = createTestServer(options);
+    current = { server, fx: addFixtures(server.db, { now: server.clock.now() }) };
+  };
+  beforeEach(() => restart());
+  const started = () => {
+    if (!current) throw new Error('useFixtureServer: the server starts before each test; read it inside hooks and tests');
+    return current;
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get fx() {
+      return started().fx;
+    },
+    restart,
+  };
 }

@@ -2,14 +2,8 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { addFixtures, createTestServer, postJson, signIn } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import { gate } from '../../../tests/utils/auth-gate.tsx';
 import { makeTokenPair } from '../../../tests/utils/tokens.ts';
-import { AuthGate } from './auth-gate.tsx';
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
 
 const storeToken = (username: string, pair: { access: string; refresh: string }) =>
   window.localStorage.setItem('auth_token', JSON.stringify({ username, ...pair }));

@@ -5,10 +5,11 @@ import type { SnapshotFrom } from 'xstate';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector } from '../../session/session-context.tsx';
 import type { AuthActor } from '../../session/session.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { useLazyModule } from '../../components/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import { codeScreens } from './code-screens.ts';
+import './auth.css';
 import { LoginScreen } from './login-screen.tsx';
 
 function Loading() {

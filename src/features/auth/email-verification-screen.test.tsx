@@ -1,24 +1,15 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { addFixtures, createTestServer, type TestServer } from '../../../tests/utils/api-server.ts';
+import { newestCode } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
+import { gate, gateServer, signInTo } from '../../../tests/utils/auth-gate.tsx';
 import { letGoOfDisabled } from '../../../tests/utils/focus.ts';
-import { AuthGate } from './auth-gate.tsx';
 
 function setup() {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server, fixtures } = gateServer();
   return { server, child: fixtures.users.child };
 }
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
-
-const newestCode = (server: TestServer, email: string) => server.outbox(email)[0]?.code ?? '';
 
 /** Lets the machine's clock run on, one second at a time, as a real one would. */
 function wait(clock: SimulatedClock, seconds: number) {
@@ -73,9 +64,7 @@ describe('E-mail verification screen', () => {
 
   it('accepts the e-mailed code pasted with a dash in it', async () => {
     const { server, child } = setup();
-    const { user } = renderWithSession(gate, { server });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { level: 1, name: 'Check Your Email' });
+    const { user } = await signInTo('Check Your Email', server, child);
     const code = newestCode(server, child.email);
 
     const field = screen.getByLabelText('Email Verification Code');
@@ -104,9 +93,7 @@ describe('E-mail verification screen', () => {
     const { server, child } = setup();
     const steer = steerableServer(server);
     const clock = new SimulatedClock();
-    const { user } = renderWithSession(gate, { server: steer.server, clock });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { name: 'Check Your Email' });
+    const { user } = await signInTo('Check Your Email', steer.server, child, { clock });
     expect(server.outbox(child.email)).toHaveLength(1);
     wait(clock, 30);
 
@@ -133,9 +120,7 @@ describe('E-mail verification screen', () => {
   it('keeps Resend Email disabled for 30 s after the code is sent, counting down on a polite line below it', async () => {
     const { server, child } = setup();
     const clock = new SimulatedClock();
-    const { user } = renderWithSession(gate, { server, clock });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { name: 'Check Your Email' });
+    await signInTo('Check Your Email', server, child, { clock });
 
     const resend = screen.getByRole('button', { name: 'Resend Email' });
     expect(resend).toBeDisabled();
@@ -159,9 +144,7 @@ describe('E-mail verification screen', () => {
   it('waits as long as the server says when it throttles a resend (429)', async () => {
     const { server, child } = setup();
     const clock = new SimulatedClock();
-    const { user } = renderWithSession(gate, { server, clock });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { name: 'Check Your Email' });
+    const { user } = await signInTo('Check Your Email', server, child, { clock });
     wait(clock, 30);
     // Codes sent lately, the oldest of which leaves the 15-minute window in 42 s.
     const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
@@ -230,9 +213,7 @@ describe('E-mail verification screen', () => {
     const { server, child } = setup();
     const steer = steerableServer(server);
     steer.failNext('token/send-email/');
-    const { user } = renderWithSession(gate, { server: steer.server });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { name: 'Email Error' });
+    const { user } = await signInTo('Email Error', steer.server, child);
 
     await user.click(screen.getByRole('button', { name: 'Back' }));
 
@@ -243,9 +224,7 @@ describe('E-mail verification screen', () => {
 
   it("goes back to the login screen with 'Back to Login', clearing the stored token: a Back, which records no logout", async () => {
     const { server, child } = setup();
-    const { user, dataLayer } = renderWithSession(gate, { server });
-    await submitLogin(user, child);
-    await screen.findByRole('heading', { name: 'Check Your Email' });
+    const { user, dataLayer } = await signInTo('Check Your Email', server, child);
 
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));
 

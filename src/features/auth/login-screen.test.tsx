@@ -1,20 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { addFixtures, createTestServer } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
-import { AuthGate } from './auth-gate.tsx';
-
-function setup() {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
-  return { server, fixtures };
-}
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
+import { gate, gateServer } from '../../../tests/utils/auth-gate.tsx';
 
 describe('Login screen', () => {
   it('shows the login form: the title, both fields, Login, and no error', () => {
@@ -28,7 +15,7 @@ describe('Login screen', () => {
   });
 
   it('rejects a wrong password with the spec text and keeps what was typed', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const { user } = renderWithSession(gate, { server });
 
     await submitLogin(user, { username: fixtures.users.parent.username, password: 'not-the-password' });
@@ -41,7 +28,7 @@ describe('Login screen', () => {
   });
 
   it('sends empty fields to the server rather than checking them itself', async () => {
-    const { server } = setup();
+    const { server } = gateServer();
     const { user } = renderWithSession(gate, { server });
 
     await user.click(screen.getByRole('button', { name: 'Login' }));
@@ -50,7 +37,7 @@ describe('Login screen', () => {
   });
 
   it('says an error occurred when the server cannot be reached', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const steer = steerableServer(server);
     steer.failNext('token/');
     const { user } = renderWithSession(gate, { server: steer.server });
@@ -61,7 +48,7 @@ describe('Login screen', () => {
   });
 
   it("shows 'Signing in...' and disables Login while the password is checked", async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const steer = steerableServer(server);
     const release = steer.hold('token/');
     const { user } = renderWithSession(gate, { server: steer.server });
@@ -76,7 +63,7 @@ describe('Login screen', () => {
   });
 
   it('signs in with the e-mail address as well as the username', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const { user } = renderWithSession(gate, { server });
 
     await submitLogin(user, { username: fixtures.users.parent.email, password: fixtures.users.parent.password });
@@ -85,7 +72,7 @@ describe('Login screen', () => {
   });
 
   it('stores the partial token and records login_success after the password is accepted', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const { user, dataLayer } = renderWithSession(gate, { server });
 
     await submitLogin(user, fixtures.users.parent);

@@ -7,10 +7,10 @@ import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import { selectIsPending, selectIsSessionEnded } from '../../../machines/auth.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
-import { PasswordField } from '../../components/password-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { takeSignInRequest, typedCredentials } from './prerendered-login.ts';
 import { codeScreens } from './code-screens.ts';
 
@@ -22,7 +22,6 @@ export function LoginScreen() {
   const ended = useAuthSelector(selectIsSessionEnded);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const usernameId = useId();
   const errorId = useId();
   const form = useRef<HTMLFormElement>(null);
   useFocusKeptWhilePending(signingIn);
@@ -55,23 +54,17 @@ export function LoginScreen() {
       )}
       {/* method="dialog": outside a dialog the browser's own submission sends nothing anywhere. */}
       <form ref={form} method="dialog" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={usernameId}>Email or Username</label>
-          <input
-            id={usernameId}
-            name="username"
-            type="text"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            aria-describedby={error ? errorId : undefined}
-          />
-        </div>
-        <PasswordField
+        <TextField
+          label="Email or Username"
+          name="username"
+          value={username}
+          onChange={setUsername}
+          autoComplete="username"
+          describedBy={error ? errorId : undefined}
+        />
+        <TextField
           label="Password"
+          type="password"
           name="password"
           value={password}
           onChange={setPassword}

@@ -2,6 +2,7 @@
 // after a Resend, and the wait before Resend may be asked again. Each live region stays in the
 // page, empty until there is something to say, so that the message is announced when it appears.
 import { useId, useState } from 'react';
+import type { AuthSnapshot } from '../../../machines/auth.ts';
 import { selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 
@@ -22,13 +23,22 @@ function ResendWaitNote({ id, seconds }: { id: string; seconds: number }) {
   );
 }
 
+/** Whether the e-mail code screen's form (of the setup or of the sign-in) is in `form`. */
+const emailFormIs = (form: 'idle' | 'resending') => (snapshot: AuthSnapshot) =>
+  snapshot.matches({ emailSetup: { ready: { form } } }) || snapshot.matches({ emailVerification: { ready: { form } } });
+const isIdle = emailFormIs('idle');
+const isResending = emailFormIs('resending');
+
 /**
- * The Resend button of a code form and its lines, for the screen to place: `resentNote` under
- * the error line (shown while the form is idle with no error), `button` among the actions,
+ * The Resend button of an e-mail code form and its lines, for the form to place: `resentNote`
+ * under the error line (shown while the form is idle with no error), `button` among the actions,
  * `waitNote` under them.
  */
-export function useResendEmail(form: { resending: boolean; idle: boolean; error: string | null }) {
+export function useResendEmail() {
   const { auth } = useSession();
+  const idle = useAuthSelector(isIdle);
+  const resending = useAuthSelector(isResending);
+  const error = useAuthSelector((snapshot) => snapshot.context.error);
   const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
   const wait = useAuthSelector(selectResendWait);
   const waitId = useId();
@@ -38,15 +48,10 @@ export function useResendEmail(form: { resending: boolean; idle: boolean; error:
     auth.send({ type: 'EMAIL.RESEND' });
   };
   return {
-    resentNote: <ResentNote shown={resent && form.idle && form.error === null} />,
+    resending,
+    resentNote: <ResentNote shown={resent && idle && error === null} />,
     button: (
-      <button
-        type="button"
-        disabled={!canResend}
-        aria-busy={form.resending}
-        aria-describedby={wait > 0 ? waitId : undefined}
-        onClick={resend}
-      >
+      <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={wait > 0 ? waitId : undefined} onClick={resend}>
         Resend Email
       </button>
     ),

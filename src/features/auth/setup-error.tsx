@@ -8,7 +8,7 @@ import { Alert } from '../../components/alert.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 
 export interface RetryErrorProps {
   heading: string;
@@ -55,4 +55,15 @@ export function OpeningCall({ starting, heading, retry, children }: OpeningCallP
   }
   if (phase !== 'ready') return <RetryError heading={heading} retry={retry} retrying={phase === 'retrying'} />;
   return children;
+}
+
+/** The screen that opens with `call`, then shows `Form`. */
+export function withOpeningCall(call: Omit<OpeningCallProps, 'children'>, Form: () => ReactNode) {
+  return function Screen() {
+    return (
+      <OpeningCall {...call}>
+        <Form />
+      </OpeningCall>
+    );
+  };
 }

@@ -1,27 +1,15 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { registrationResponseSchema } from '../../api/schemas.ts';
-import { addFixtures, createTestServer, postJson } from '../../../tests/utils/api-server.ts';
+import { postJson } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, submitLogin } from '../../../tests/utils/render-session.tsx';
-import { AuthGate } from './auth-gate.tsx';
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
+import { gate, gateServer } from '../../../tests/utils/auth-gate.tsx';
 
 const GREETING = 'Your account is created. One more step: set up two-factor authentication.';
 
-function setup() {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
-  return { server, fixtures };
-}
-
 describe('2FA setup-required screen', () => {
   it('greets a new account that the invite page signed in', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const { session } = renderWithSession(gate, { server });
     const answer = await postJson(server, 'affiliates/invites/register/', {
       email: 'new@fixtures.example',
@@ -39,7 +27,7 @@ describe('2FA setup-required screen', () => {
   });
 
   it('does not greet an account that signed in with its password', async () => {
-    const { server, fixtures } = setup();
+    const { server, fixtures } = gateServer();
     const { user } = renderWithSession(gate, { server });
 
     await submitLogin(user, fixtures.users.fresh);

@@ -4,7 +4,7 @@
 import { selectIsNewAccount } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 
 export function SetupRequiredScreen() {
   const { auth } = useSession();

@@ -1,42 +1,20 @@
-import { act, screen } from '@testing-library/react';
+// The authenticator app's setup screen: the setup-required screen before it, the QR code and the
+// manual key, its code, and what a refused code says (what it shares with the e-mailed codes':
+// setup-screens.test.tsx).
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
-import { addFixtures, createTestServer, totpCode, type TestServer } from '../../../tests/utils/api-server.ts';
+import { totpCode, type FixtureUser, type TestServer } from '../../../tests/utils/api-server.ts';
+import { chooseTwoFactor, expectSignedOutAtLogin, gate, gateServer, pendingSecret, signInTo } from '../../../tests/utils/auth-gate.tsx';
 import { renderWithSession, steerableServer, submitLogin, type RenderWithSessionOptions } from '../../../tests/utils/render-session.tsx';
-import { AuthGate } from './auth-gate.tsx';
 import { loadQrCode } from './qr-code.tsx';
 
 function setup() {
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server, fixtures } = gateServer();
   return { server, fresh: fixtures.users.fresh };
 }
 
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
-
-/** The secret of the authenticator the server is setting up for the user (what qr_url carries). */
-function pendingSecret(server: TestServer, userId: number): string {
-  const row = server.db
-    .prepare<[number], { secret: string }>("SELECT secret FROM devices WHERE user_id = ? AND kind = 'totp' ORDER BY rowid DESC LIMIT 1")
-    .get(userId);
-  return row?.secret ?? '';
-}
-
-async function chooseAuthenticatorApp(
-  server: TestServer,
-  fresh: { username: string; password: string },
-  options: RenderWithSessionOptions = {},
-) {
-  const rendered = renderWithSession(gate, { server, ...options });
-  await submitLogin(rendered.user, fresh);
-  await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
-  await rendered.user.click(screen.getByRole('button', { name: 'Authenticator App' }));
-  return rendered;
-}
+const chooseAuthenticatorApp = (server: TestServer, fresh: FixtureUser, options: RenderWithSessionOptions = {}) =>
+  chooseTwoFactor('Authenticator App', server, fresh, options);
 
 describe('Authenticator setup screen', () => {
   it('tells a user without two-factor authentication that it is required, and offers both methods', async () => {
@@ -83,25 +61,6 @@ describe('Authenticator setup screen', () => {
     expect(stored?.username).toBe(fresh.username);
   });
 
-  it("shows 'Setting up 2FA' while the setup call runs and 'Confirming...' while the code is checked", async () => {
-    const { server, fresh } = setup();
-    const steer = steerableServer(server);
-    const releaseSetup = steer.hold('2fa/totp/setup/');
-    const { user } = await chooseAuthenticatorApp(steer.server, fresh);
-
-    expect(screen.getByRole('status')).toHaveTextContent('Setting up 2FA');
-    releaseSetup();
-    const field = await screen.findByLabelText('Authentication Code');
-
-    const releaseConfirm = steer.hold('2fa/totp/confirm/');
-    await user.type(field, await totpCode(pendingSecret(server, fresh.id), server.clock.now()));
-    await user.click(screen.getByRole('button', { name: 'Confirm' }));
-    expect(screen.getByRole('button', { name: 'Confirming...' })).toBeDisabled();
-    releaseConfirm();
-
-    expect(await screen.findByText('Portal content')).toBeInTheDocument();
-  });
-
   it('refuses a wrong code and keeps it in the field', async () => {
     const { server, fresh } = setup();
     const { user } = await chooseAuthenticatorApp(server, fresh);
@@ -145,38 +104,6 @@ describe('Authenticator setup screen', () => {
     expect(await screen.findByText('Portal content')).toBeInTheDocument();
   });
 
-  it('after too many wrong codes, counts down the wait the server gives, with Confirm disabled and the code kept', async () => {
-    const { server, fresh } = setup();
-    const clock = new SimulatedClock();
-    const { user } = await chooseAuthenticatorApp(server, fresh, { clock });
-    const field = await screen.findByLabelText('Authentication Code');
-    const right = await totpCode(pendingSecret(server, fresh.id), server.clock.now());
-    // Five wrong codes lately, the oldest of which leaves the server's 15-minute window in 75 s.
-    const insert = server.db.prepare('INSERT INTO failed_attempts (key, at) VALUES (?, ?)');
-    for (let attempt = 0; attempt < 5; attempt += 1) insert.run(`code:${fresh.id}`, server.clock.now() - 15 * 60_000 + 75_000);
-
-    await user.type(field, `${right}{Enter}`);
-
-    const line = await screen.findByText('Too many attempts. You can try again in 1:15.');
-    expect(line).toHaveAttribute('aria-live', 'polite');
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    const confirm = screen.getByRole('button', { name: 'Confirm' });
-    expect(confirm).toBeDisabled();
-    expect(field).toHaveValue(right);
-    act(() => {
-      for (let second = 0; second < 75; second += 1) clock.increment(1000);
-      server.clock.advance(75_000);
-    });
-    expect(line).toBeEmptyDOMElement();
-    expect(confirm).toBeEnabled();
-    expect(field).toHaveValue(right);
-    // That code's time has passed meanwhile: the app shows a new one.
-    await user.clear(field);
-    await user.type(field, await totpCode(pendingSecret(server, fresh.id), server.clock.now()));
-    await user.click(confirm);
-    expect(await screen.findByText('Portal content')).toBeInTheDocument();
-  });
-
   it('copies the manual key', async () => {
     const { server, fresh } = setup();
     const { user } = await chooseAuthenticatorApp(server, fresh);
@@ -215,24 +142,6 @@ describe('Authenticator setup screen', () => {
     expect(screen.queryByText('Generating QR code...')).not.toBeInTheDocument();
   });
 
-  it("shows 'Setup Error' when the setup call fails, and Retry recovers", async () => {
-    const { server, fresh } = setup();
-    const steer = steerableServer(server);
-    steer.failNext('2fa/totp/setup/');
-    const { user } = await chooseAuthenticatorApp(steer.server, fresh);
-
-    expect(await screen.findByRole('heading', { name: 'Setup Error' })).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('Failed to setup TOTP');
-
-    const release = steer.hold('2fa/totp/setup/');
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(screen.getByRole('button', { name: 'Retrying...' })).toBeDisabled();
-    release();
-
-    expect(await screen.findByRole('heading', { name: 'Set Up Authenticator App' })).toBeInTheDocument();
-    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
-  });
-
   it("goes back to the login screen from 'Setup Error' with Back, clearing the stored token", async () => {
     const { server, fresh } = setup();
     const steer = steerableServer(server);
@@ -242,32 +151,16 @@ describe('Authenticator setup screen', () => {
 
     await user.click(screen.getByRole('button', { name: 'Back' }));
 
-    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
-    expect(window.localStorage.getItem('auth_token')).toBeNull();
-  });
-
-  it('goes back to the login screen with Back, clearing the stored token', async () => {
-    const { server, fresh } = setup();
-    const { user } = await chooseAuthenticatorApp(server, fresh);
-    await screen.findByRole('heading', { name: 'Set Up Authenticator App' });
-    expect(window.localStorage.getItem('auth_token')).not.toBeNull();
-
-    await user.click(screen.getByRole('button', { name: 'Back' }));
-
-    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
-    expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expectSignedOutAtLogin();
   });
 
   it("goes back to the login screen from the setup-required screen with 'Back to Login': a Back, which records no logout", async () => {
     const { server, fresh } = setup();
-    const { user, dataLayer } = renderWithSession(gate, { server });
-    await submitLogin(user, fresh);
-    await screen.findByRole('heading', { name: 'Two-Factor Authentication Required' });
+    const { user, dataLayer } = await signInTo('Two-Factor Authentication Required', server, fresh);
 
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));
 
-    expect(screen.getByRole('heading', { name: 'Affiliate Login' })).toBeInTheDocument();
-    expect(window.localStorage.getItem('auth_token')).toBeNull();
+    expectSignedOutAtLogin();
     expect(dataLayer).not.toContainEqual({ event: 'logout' });
   });
 });

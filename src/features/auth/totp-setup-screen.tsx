@@ -4,52 +4,23 @@
 // in a blank field still asks the machine, which answers 'Please enter a token'). A refused code
 // says, under the error line, to enter the newest one the app shows; after too many codes, Confirm
 // waits as long as the server says.
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
+import { useRef, useState } from 'react';
 import { Alert } from '../../components/alert.tsx';
-import { CodeField } from '../../components/code-field.tsx';
-import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
-import { useAuthSelector, useSession } from '../../session/session-context.tsx';
+import { useAuthSelector } from '../../session/session-context.tsx';
 import { secretFromQrUrl } from '../../domain/authenticator-setup.ts';
-import { AuthCard } from './auth-card.tsx';
-import { CodeWaitNote, describedBy, RefusedCodeNote, useCodeWait } from './code-notes.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
+import { CodeForm } from './code-form.tsx';
 import { QrCode } from './qr-code-image.tsx';
-import { OpeningCall } from './setup-error.tsx';
+import { withOpeningCall } from './setup-error.tsx';
 
-export function TotpSetupScreen() {
-  return (
-    <OpeningCall starting="Setting up 2FA" heading="Setup Error" retry={{ type: 'SETUP.RETRY' }}>
-      <TotpSetupForm />
-    </OpeningCall>
-  );
-}
+export const TotpSetupScreen = withOpeningCall(
+  { starting: 'Setting up 2FA', heading: 'Setup Error', retry: { type: 'SETUP.RETRY' } },
+  TotpSetupForm,
+);
 
 function TotpSetupForm() {
-  const { auth } = useSession();
   const qrUrl = useAuthSelector((snapshot) => snapshot.context.qrUrl);
-  const error = useAuthSelector((snapshot) => snapshot.context.error);
-  const confirming = useAuthSelector((snapshot) => snapshot.matches({ totpSetup: { ready: { form: 'confirming' } } }));
-  useFocusKeptWhilePending(confirming);
-  const [code, setCode] = useState('');
-  const canConfirm = useAuthSelector((snapshot) => snapshot.can({ type: 'CODE.CONFIRM', code }));
-  const errorId = useId();
-  const hintId = useId();
-  const waitId = useId();
-  const wait = useCodeWait();
-  const refused = useAuthSelector(selectIsCodeRefused);
-
-  const confirm = () => auth.send({ type: 'CODE.CONFIRM', code });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    confirm();
-  }
-  // A disabled Confirm blocks the browser's own submit on Enter; send it anyway.
-  function enter(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    confirm();
-  }
 
   return (
     <AuthCard title="Set Up Authenticator App">
@@ -59,32 +30,11 @@ function TotpSetupForm() {
       </p>
       <TotpQrCode url={qrUrl ?? ''} />
       <ManualKey secret={qrUrl ? secretFromQrUrl(qrUrl) : null} />
-      <form onSubmit={submit} noValidate>
-        <CodeField
-          label="Authentication Code"
-          value={code}
-          onChange={setCode}
-          onKeyDown={enter}
-          describedBy={describedBy(error ? errorId : null, refused ? hintId : null, wait > 0 ? waitId : null)}
-          invalid={error !== null}
-        />
-        <Alert id={errorId} message={error} />
-        <RefusedCodeNote id={hintId} text="The code was not accepted. Enter the newest code your app shows." />
-        <CodeWaitNote id={waitId} seconds={wait} />
-        <div className="auth-actions">
-          <button type="button" onClick={() => auth.send({ type: 'BACK' })}>
-            Back
-          </button>
-          <button
-            type="submit"
-            className="button-primary"
-            disabled={code.trim() === '' || !canConfirm}
-            aria-describedby={wait > 0 ? waitId : undefined}
-          >
-            {confirming ? 'Confirming...' : 'Confirm'}
-          </button>
-        </div>
-      </form>
+      <CodeForm
+        label="Authentication Code"
+        action={{ event: 'CODE.CONFIRM', refused: 'The code was not accepted. Enter the newest code your app shows.' }}
+        back={{ text: 'Back', event: 'BACK' }}
+      />
     </AuthCard>
   );
 }

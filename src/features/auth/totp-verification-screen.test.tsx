@@ -3,22 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { addFixtures, createTestServer, totpCode } from '../../../tests/utils/api-server.ts';
 import { renderWithSession, steerableServer, submitLogin } from '../../../tests/utils/render-session.tsx';
-import { AuthGate } from './auth-gate.tsx';
+import { gate, gateServer, signInTo } from '../../../tests/utils/auth-gate.tsx';
 
 function setup() {
-  // The session checks expiry against Date.now(): the server's clock reads the real time.
-  const server = createTestServer({ now: Date.now() });
-  const fixtures = addFixtures(server.db, { now: server.clock.now() });
+  const { server, fixtures } = gateServer();
   const parent = fixtures.users.parent;
   const secret = parent.totpSecret ?? '';
   return { server, parent, secret };
 }
-
-const gate = (
-  <AuthGate>
-    <p>Portal content</p>
-  </AuthGate>
-);
 
 /** A six-digit code that is not the right one. */
 const wrongCodeFor = (code: string) => String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
@@ -174,9 +166,7 @@ describe('TOTP verification screen', () => {
 
   it("goes back to the login screen with 'Back to Login', clearing the stored token", async () => {
     const { server, parent } = setup();
-    const { user, dataLayer } = renderWithSession(gate, { server });
-    await submitLogin(user, parent);
-    await screen.findByRole('heading', { name: 'Enter 2FA Code' });
+    const { user, dataLayer } = await signInTo('Enter 2FA Code', server, parent);
     expect(window.localStorage.getItem('auth_token')).not.toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));

@@ -56,7 +56,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
 
   return (
     <>
-      <section className="dashboard-card chart-panel" aria-labelledby={titleId}>
+      <section className="card dashboard-card chart-panel" aria-labelledby={titleId}>
         <div className="chart-panel__header">
           <h2 id={titleId} className="chart-panel__title" tabIndex={-1}>
             {dashboard.chartTitle}

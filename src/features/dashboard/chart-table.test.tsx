@@ -1,18 +1,13 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { money } from '../../domain/money.ts';
-import { salesSeries, type ChartModel } from './chart-series.ts';
+import { novemberChart } from '../../../tests/utils/chart-model.ts';
+import { salesSeries } from './chart-series.ts';
 import { ChartTable } from './chart-table.tsx';
 
-const dollars = (amount: number) => money(Math.round(amount * 1e6));
-
-const model: ChartModel = {
-  series: salesSeries,
-  days: [
-    { day: '2026-11-01', label: '11/1', date: 'Nov 1, 2026', amounts: [dollars(1234.5), dollars(0)] },
-    { day: '2026-11-02', label: '11/2', date: 'Nov 2, 2026', amounts: [dollars(-50), dollars(200.125)] },
-  ],
-};
+const model = novemberChart(salesSeries, [
+  [1234.5, 0],
+  [-50, 200.125],
+]);
 
 describe("the chart's table for screen readers", () => {
   it('has a row per day, a column per series and the amounts formatted, under its caption', () => {

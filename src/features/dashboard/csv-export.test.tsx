@@ -2,12 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Settings, type DateTime } from 'luxon';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { addFixtures, createTestServer, signIn } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, money, today } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
-import { renderWithSession } from '../../../tests/utils/render-session.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 
 // Days in a zone far from UTC (the machine's zone is often UTC), so that days counted in the wrong
 // zone show: the chart, the tables and the CSV files must agree on them.
@@ -28,14 +25,8 @@ async function renderSignedIn() {
   const user = fixtures.users.parent;
   const pair = await signIn(server, user.username, user.password);
   window.localStorage.setItem('auth_token', JSON.stringify({ username: user.username, ...pair }));
-  const location = memoryLocation({ path: '/', record: true });
-  const result = renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
-  await screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
+  const result = renderDashboard(server);
+  await waitForFigures();
   return result;
 }
 

@@ -2,20 +2,15 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { money } from '../../domain/money.ts';
-import { feesSeries, type ChartModel } from './chart-series.ts';
+import { novemberChart } from '../../../tests/utils/chart-model.ts';
+import { feesSeries } from './chart-series.ts';
 import DailyChart from './daily-chart.tsx';
 
-const dollars = (amount: number) => money(Math.round(amount * 1e6));
-
-const model: ChartModel = {
-  series: feesSeries,
-  days: [
-    { day: '2026-11-01', label: '11/1', date: 'Nov 1, 2026', amounts: [dollars(300), dollars(100)] },
-    { day: '2026-11-02', label: '11/2', date: 'Nov 2, 2026', amounts: [dollars(-50), dollars(200)] },
-    { day: '2026-11-03', label: '11/3', date: 'Nov 3, 2026', amounts: [dollars(0), dollars(0)] },
-  ],
-};
+const model = novemberChart(feesSeries, [
+  [300, 100],
+  [-50, 200],
+  [0, 0],
+]);
 
 function bar(name: string) {
   const rect = screen.getByRole('button', { name });

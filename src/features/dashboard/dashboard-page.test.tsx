@@ -1,8 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
@@ -16,9 +14,10 @@ import {
   statBoxes,
   today,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import { steerableServer } from '../../../tests/utils/render-session.tsx';
+import { optionTexts } from '../../../tests/utils/options.ts';
 
 // The real setTimeout, kept before any test fakes it.
 const realSetTimeout = globalThis.setTimeout;
@@ -56,6 +55,13 @@ async function signedIn(username: FixtureUserName) {
 }
 
 /** The server with every request URL recorded. */
+/** A parent's server, recorded, whose payment events fail with a 500 each time the client tries, retries included. */
+async function failingForGood() {
+  const steer = steerableServer(await signedIn('parent'));
+  steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
+  return { ...recorded(steer.server), steer };
+}
+
 function recorded(server: TestServer) {
   const urls: URL[] = [];
   const fetch: typeof globalThis.fetch = (input, init) => {
@@ -63,18 +69,6 @@ function recorded(server: TestServer) {
     return server.fetch(input, init);
   };
   return { server: { ...server, fetch }, urls };
-}
-
-/** The dashboard on its routes (as src/app/app.tsx has them), in a memory location. */
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  const result = renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
-  return { ...result, location };
 }
 
 /** The stat boxes on screen. */
@@ -87,8 +81,6 @@ const heading = (time: DateTime) => time.setLocale('en-US').toFormat('LLL d, yyy
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const bar = (time: DateTime, series: string) => new RegExp(`^${escape(label(time))} ${series} `);
 
-const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
-
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -99,7 +91,7 @@ describe('Sales Dashboard', () => {
     renderDashboard(server);
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Parent Travel Sales Dashboard');
     const figures = expectedFigures(server.db, { ...parentScope, ...last30() });
@@ -114,7 +106,7 @@ describe('Sales Dashboard', () => {
     document.title = 'Affiliate Portal';
     const server = await signedIn('parent');
     const { unmount } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(document.title).toBe('Parent Travel Sales Dashboard – Affiliate Portal');
     unmount();
     expect(document.title).toBe('Affiliate Portal');
@@ -123,14 +115,14 @@ describe('Sales Dashboard', () => {
   it('gives its heading the focus when nothing has it: the screen before (a sign-in code field) took it away', async () => {
     const server = await signedIn('parent');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
   });
 
   it('keeps the plain labels and shows no platform boxes, chart selector or affiliate selector without platform sales and children', async () => {
     const server = await signedIn('child');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
     const figures = expectedFigures(server.db, { ...childScope, ...last30() });
@@ -146,7 +138,7 @@ describe('Sales Dashboard', () => {
   it('switches between the Fees Chart and the Sales Chart when platform sales exist', async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('button', { name: 'Fees Chart' })).toHaveAttribute('aria-pressed', 'true');
     const fees = expectedFigures(server.db, { ...parentScope, ...dayOf(daysAgo(2)) });
@@ -167,7 +159,7 @@ describe('Sales Dashboard', () => {
   it('selects a day with a click on its bar, and clears it with another click or a click on empty chart space', async () => {
     const server = await signedIn('parent');
     const { user, container } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     const referral = await screen.findByRole('button', { name: bar(day, 'Referral Fees') });
     expect(referral).toHaveAttribute('aria-pressed', 'false');
@@ -205,7 +197,7 @@ describe('Sales Dashboard', () => {
   it('selects a day with Enter on a focused bar, and clears it when the date range changes', async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(5);
 
     (await screen.findByRole('button', { name: bar(day, 'Referral Fees') })).focus();
@@ -224,14 +216,10 @@ describe('Sales Dashboard', () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     const { user } = renderDashboard(recording);
-    await waitForData();
+    await waitForFigures();
 
     const select = screen.getByLabelText('Date range');
-    expect(
-      within(select)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual(['Last 30 days', 'Current Month', 'Previous Month', 'Custom Date Range']);
+    expect(optionTexts(select)).toEqual(['Last 30 days', 'Current Month', 'Previous Month', 'Custom Date Range']);
     expect(screen.queryByLabelText('Start date')).not.toBeInTheDocument();
 
     await user.selectOptions(select, 'Custom Date Range');
@@ -261,7 +249,7 @@ describe('Sales Dashboard', () => {
   it("keeps the loading line on screen until another range's figures are: never the last range's figures without it", async () => {
     const server = await signedIn('parent');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     // The change against the previous period comes after the figures.
     expect((await screen.findAllByText(/on the previous period$/)).length).toBeGreaterThan(0);
     const before = JSON.stringify(shownStats());
@@ -289,14 +277,10 @@ describe('Sales Dashboard', () => {
   it('offers the affiliates to a parent, and shows the chosen one on its route', async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     const select = screen.getByLabelText('Affiliate');
-    expect(
-      within(select)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual(['All affiliates', 'Child One', 'Child Two', 'Parent Travel']);
+    expect(optionTexts(select)).toEqual(['All affiliates', 'Child One', 'Child Two', 'Parent Travel']);
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -320,7 +304,7 @@ describe('Sales Dashboard', () => {
   it("clears the selected day when the route's affiliate changes from outside the dashboard (a tab, the browser's history)", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -337,7 +321,7 @@ describe('Sales Dashboard', () => {
   it("keeps the date range when the route's affiliate changes from outside the dashboard", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     await user.selectOptions(screen.getByLabelText('Date range'), 'Previous Month');
 
     act(() => location.navigate('/'));
@@ -353,7 +337,7 @@ describe('Sales Dashboard', () => {
     const server = await signedIn('admin');
     const steer = steerableServer(server);
     const { user, session } = renderDashboard(steer.server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     expect(screen.getByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
@@ -365,7 +349,7 @@ describe('Sales Dashboard', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Loading sales...');
     expect(screen.queryByRole('region', { name: 'Summary' })).not.toBeInTheDocument();
     release();
-    await waitForData();
+    await waitForFigures();
     expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...childScope, ...last30() })));
     expect(screen.getByRole('heading', { name: 'Sales Details' })).toBeInTheDocument();
   });
@@ -373,17 +357,14 @@ describe('Sales Dashboard', () => {
   it('names no affiliate for a superuser in the own view', async () => {
     const server = await signedIn('admin');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Sales Dashboard$/);
     expect(screen.getByLabelText('Affiliate')).toBeInTheDocument();
   });
 
   it('keeps loading while a failing call is retried (1, 2, 4 s), then shows its error', async () => {
-    const server = await signedIn('parent');
-    const steer = steerableServer(server);
-    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
-    const { server: recording, urls } = recorded(steer.server);
+    const { server: recording, urls } = await failingForGood();
     const calls = () => urls.filter((url) => url.pathname.endsWith('/payment_events/')).length;
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -415,10 +396,7 @@ describe('Sales Dashboard', () => {
   });
 
   it('asks a call that failed for good again on Retry: loading meanwhile, the heading keeping the focus, then the figures it gets', async () => {
-    const server = await signedIn('parent');
-    const steer = steerableServer(server);
-    steer.failNext('payment_events/', { status: 500, times: MAX_RETRIES + 1 });
-    const { server: recording, urls } = recorded(steer.server);
+    const { server: recording, urls, steer } = await failingForGood();
     // The range's own calls: the previous period's follow its figures.
     const lists = () => urls.filter((url) => url.pathname.endsWith('/payment_events/'));
     const calls = () => lists().filter((url) => url.search === lists()[0]?.search).length;
@@ -440,7 +418,7 @@ describe('Sales Dashboard', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     release();
-    await waitForData();
+    await waitForFigures();
     expect(calls()).toBe(MAX_RETRIES + 2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
@@ -476,7 +454,7 @@ describe('Sales Dashboard', () => {
     const fetch: typeof globalThis.fetch = (input, init) =>
       offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
     const { user } = renderDashboard({ ...server, fetch });
-    await waitForData();
+    await waitForFigures();
     const before = shownStats();
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
 
@@ -534,7 +512,7 @@ describe('a dashboard left open past midnight', () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     renderDashboard(recording);
-    await waitForData();
+    await waitForFigures();
     const before = midnight.minus({ days: 31 }).toMillis();
     /** The start of a range's previous period at `now`: as long before it as has passed of it. */
     const previousStart = (start: number, now: number) => start - (now - start);
@@ -591,7 +569,7 @@ describe('Sales Details: the sales it does not list', () => {
   it('says under its heading how many direct sales of the range or the selected day it leaves out', async () => {
     const server = await withUnlisted();
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const inRange = expectedUnlisted(server.db, { ...parentScope, ...last30() });
     expect(inRange).toBeGreaterThanOrEqual(3);
     expect(
@@ -618,7 +596,7 @@ describe('Sales Details: the sales it does not list', () => {
   it('says nothing when it lists every direct sale', async () => {
     const server = await signedIn('child');
     renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(expectedUnlisted(server.db, { ...childScope, ...last30() })).toBe(0);
     expect(screen.getByRole('region', { name: 'Sales Details' })).toBeInTheDocument();
     expect(screen.queryByText(/not listed\.$/)).not.toBeInTheDocument();
@@ -648,7 +626,7 @@ describe("an affiliate's route for an affiliate that is not among the user's", (
       await user.click(screen.getByRole('link', { name: 'Show all affiliates' }));
       expect(location.history.at(-1)).toBe('/');
       expect(await screen.findByRole('heading', { level: 1, name: 'Parent Travel Sales Dashboard' })).toBeInTheDocument();
-      await waitForData();
+      await waitForFigures();
     },
   );
 
@@ -673,7 +651,7 @@ describe("an affiliate's route for an affiliate that is not among the user's", (
     const server = await signedIn('parent');
     const { server: recording, urls } = recorded(server);
     renderDashboard(recording, '/affiliate/C1');
-    await waitForData();
+    await waitForFigures();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Child One Sales Dashboard');
     expect(screen.queryByText(/^There is no affiliate/)).not.toBeInTheDocument();
     // The affiliates first, then the data.
@@ -686,7 +664,7 @@ describe('clearing the selected day', () => {
   it("with 'Clear day' beside the Sales Details heading", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     expect(
       within(screen.getByRole('region', { name: 'Sales Details' })).queryByRole('button', { name: 'Clear day' }),
     ).not.toBeInTheDocument();
@@ -707,7 +685,7 @@ describe('clearing the selected day', () => {
   it("leaves Platform Sales out of the day's card where there are no platform sales, as the summary does", async () => {
     const server = await signedIn('child');
     const { user } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
     const figures = expectedFigures(server.db, { ...childScope, ...dayOf(day) });
@@ -726,7 +704,7 @@ describe('clearing the selected day', () => {
   it("shows the selected day's fees and sales, as the charts' series, in a card under the chart (a phone's view of the day), with 'Clear day'", async () => {
     const server = await signedIn('parent');
     const { user, location } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
     expect(screen.queryByRole('region', { name: heading(day) })).not.toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));

@@ -3,29 +3,17 @@
 // table renders at once still lists all of them.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { TOKEN_STORAGE_KEY } from '../../domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, type TestServer } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, insertSale } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
-import { renderWithSession, steerableServer } from '../../../tests/utils/render-session.tsx';
+import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
+import { steerableServer } from '../../../tests/utils/render-session.tsx';
 
 async function signedIn(server: TestServer) {
   const fixtures = addFixtures(server.db, { now: server.clock.now() });
   addRecentRows(server.db);
   const pair = await signIn(server, fixtures.users.parent.username, fixtures.users.parent.password);
   window.localStorage.setItem(TOKEN_STORAGE_KEY, JSON.stringify({ username: fixtures.users.parent.username, ...pair }));
-}
-
-function renderDashboard(server: TestServer) {
-  const location = memoryLocation({ path: '/' });
-  return renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
 }
 
 describe("the dashboard's data calls", () => {

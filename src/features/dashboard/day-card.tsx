@@ -30,7 +30,7 @@ export function DayCard({ dashboard, selectedDay, currency, onClearDay, focusAft
     ...(dashboard.stats.hasPlatformSales ? [[platform, sales.platformSales] as [ChartSeries, Money]] : []),
   ];
   return (
-    <section className="dashboard-card day-card" aria-labelledby={headingId}>
+    <section className="card dashboard-card day-card" aria-labelledby={headingId}>
       <div className="day-card__head">
         <h2 id={headingId} className="day-card__title">
           {fees.date}

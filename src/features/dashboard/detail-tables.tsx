@@ -102,7 +102,7 @@ function DetailTable<Row extends { key: string }>({
     onClearDay?.();
   };
   return (
-    <section className="dashboard-card detail-table" aria-labelledby={headingId}>
+    <section className="card dashboard-card detail-table" aria-labelledby={headingId}>
       <div className="detail-table__head">
         <h2 id={headingId} className="detail-table__heading" tabIndex={-1}>
           {heading}

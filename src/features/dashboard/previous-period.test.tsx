@@ -6,8 +6,6 @@ import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
@@ -20,9 +18,8 @@ import {
   today,
   type ExpectedFigures,
 } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
 const childScope = { affiliates: ['C1'], connected: [] };
@@ -95,16 +92,6 @@ function gated(server: TestServer) {
 function steered(server: TestServer, held: (url: URL) => boolean = () => false) {
   const { server: steering, urls, hold } = gated(server);
   return { server: steering, urls, release: hold(held) };
-}
-
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  return renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
 }
 
 const last30 = () => ({ start: today().minus({ days: 30 }), end: today().plus({ days: 1 }) });
@@ -256,11 +243,25 @@ function mismatched(
   );
 }
 
-const waitForFigures = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
-
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/**
+ * The dashboard through `via`, its last 30 days shown with the change of `scope` (what the user sees
+ * first), which differs from Child One's; answers both summaries.
+ */
+async function changesShown(server: TestServer, via: { server: TestServer; urls: URL[] }, scope: typeof parentScope) {
+  const before = DateTime.now();
+  const rendered = renderDashboard(via.server);
+  await waitForFigures();
+  const previous = await previousAsked(via.urls, last30(), before);
+  const shown = last30Summary(server, scope, previous);
+  const child = last30Summary(server, childScope, previous);
+  expect(child.changes).not.toEqual(shown.changes);
+  await waitFor(() => expect(shownChanges()).toEqual(shown.changes));
+  return { ...rendered, shown, child };
+}
 
 describe('change against the previous period', () => {
   it('shows each stat box’s change against as long before the last 30 days as has passed of them, outside the box’s <dd>', async () => {
@@ -459,14 +460,7 @@ describe('change against the previous period', () => {
   it('shows a newly chosen affiliate’s figures with their own change, never the last one’s', async () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = steered(server);
-    const before = DateTime.now();
-    const { user } = renderDashboard(recording);
-    await waitForFigures();
-    const previous = await previousAsked(urls, last30(), before);
-    const parent = last30Summary(server, parentScope, previous);
-    const child = last30Summary(server, childScope, previous);
-    expect(child.changes).not.toEqual(parent.changes);
-    await waitFor(() => expect(shownChanges()).toEqual(parent.changes));
+    const { user, shown: parent, child } = await changesShown(server, { server: recording, urls }, parentScope);
 
     const watched = watchSummary();
     await user.selectOptions(screen.getByLabelText('Affiliate'), 'Child One');
@@ -483,14 +477,7 @@ describe('change against the previous period', () => {
     const adminScope = { affiliates: ['P1', 'C1', 'C2', 'T2'], connected: ['C1', 'C2'] };
     const server = await signedIn('admin');
     const { server: held, urls, hold } = gated(server);
-    const before = DateTime.now();
-    const { session } = renderDashboard(held);
-    await waitForFigures();
-    const previous = await previousAsked(urls, last30(), before);
-    const everyone = last30Summary(server, adminScope, previous);
-    const child = last30Summary(server, childScope, previous);
-    expect(child.changes).not.toEqual(everyone.changes);
-    await waitFor(() => expect(shownChanges()).toEqual(everyone.changes));
+    const { session, shown: everyone, child } = await changesShown(server, { server: held, urls }, adminScope);
 
     // The range's calls as Child One wait a while.
     const viewedAs = (url: URL) => url.searchParams.get('impersonate_affiliate') === 'C1';

@@ -3,13 +3,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import type { TestServer } from '../../../tests/utils/api-server.ts';
 import { addRecentRows, daysAgo, today } from '../../../tests/utils/dashboard-rows.ts';
-import { DashboardRoutes } from '../../../tests/utils/dashboard-routes.tsx';
+import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
-import { renderWithSession } from '../../../tests/utils/render-session.tsx';
 
 async function signedIn(name: 'parent' | 'admin' = 'parent') {
   const { server } = await signInFixtureUser(name);
@@ -17,19 +13,6 @@ async function signedIn(name: 'parent' | 'admin' = 'parent') {
   return server;
 }
 
-/** The dashboard on its routes at `path` (with its query), in a memory location that records its history. */
-function renderDashboard(server: TestServer, path = '/') {
-  const location = memoryLocation({ path, record: true });
-  const result = renderWithSession(
-    <Router hook={location.hook}>
-      <DashboardRoutes />
-    </Router>,
-    { server },
-  );
-  return { ...result, location, history: location.history };
-}
-
-const waitForData = () => screen.findByRole('region', { name: 'Summary' }, { timeout: 5000 });
 const iso = (day: DateTime) => day.toISODate() ?? '';
 const heading = (day: DateTime) => day.setLocale('en-US').toFormat('LLL d, yyyy');
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -43,7 +26,7 @@ describe('the view is the URL', () => {
     const [start, end, day] = [daysAgo(10), daysAgo(1), daysAgo(2)];
     const query = `range=custom&start=${iso(start)}&end=${iso(end)}&day=${iso(day)}&chart=sales`;
     const { history } = renderDashboard(server, `/?${query}`);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByLabelText('Date range')).toHaveValue('custom');
     expect(screen.getByLabelText('Start date')).toHaveValue(iso(start));
@@ -56,7 +39,7 @@ describe('the view is the URL', () => {
   it('adds a history entry for each change, leaves the defaults out, and drops the day with the range', async () => {
     const server = await signedIn();
     const { user, history } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
     const day = daysAgo(2);
 
     await user.click(await screen.findByRole('button', { name: bar(day, 'Referral Fees') }));
@@ -83,7 +66,7 @@ describe('the view is the URL', () => {
   it('makes one history entry of consecutive changes of the same custom day', async () => {
     const server = await signedIn();
     const { user, history } = renderDashboard(server);
-    await waitForData();
+    await waitForFigures();
 
     await user.selectOptions(screen.getByLabelText('Date range'), 'Custom Date Range');
     const start = screen.getByLabelText('Start date');
@@ -105,7 +88,7 @@ describe('the view is the URL', () => {
   it('shows the view of a URL it did not make (Back, Forward, a link)', async () => {
     const server = await signedIn();
     const { user, location } = renderDashboard(server, '/?range=previous');
-    await waitForData();
+    await waitForFigures();
     expect(screen.getByLabelText('Date range')).toHaveValue('previous');
 
     act(() => location.navigate(`/?day=${iso(today())}&chart=sales`));
@@ -123,7 +106,7 @@ describe('the view is the URL', () => {
     const server = await signedIn();
     const outside = iso(daysAgo(40));
     const { history } = renderDashboard(server, `/affiliate/C1?range=weekly&day=${outside}&chart=pie`);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByLabelText('Date range')).toHaveValue('last30');
     expect(screen.queryByRole('heading', { name: /^Sales Details for/ })).not.toBeInTheDocument();
@@ -133,7 +116,7 @@ describe('the view is the URL', () => {
   it('corrects an impossible custom day in place, keeping the rest', async () => {
     const server = await signedIn();
     const { history } = renderDashboard(server, `/?range=custom&start=2026-02-30&end=${iso(daysAgo(3))}&chart=sales`);
-    await waitForData();
+    await waitForFigures();
 
     expect(screen.getByLabelText('Start date')).toHaveValue('');
     expect(screen.getByLabelText('End date')).toHaveValue(iso(daysAgo(3)));
@@ -144,7 +127,7 @@ describe('the view is the URL', () => {
     const server = await signedIn();
     const day = daysAgo(2);
     const { user, history } = renderDashboard(server, `/?range=current&day=${iso(day)}&chart=sales`);
-    await waitForData();
+    await waitForFigures();
 
     await user.selectOptions(screen.getByLabelText('Affiliate'), 'Child One');
     expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
@@ -156,7 +139,7 @@ describe('the view is the URL', () => {
     const server = await signedIn('admin');
     const day = daysAgo(2);
     const { session, history } = renderDashboard(server, `/?range=current&day=${iso(day)}`);
-    await waitForData();
+    await waitForFigures();
     expect(await screen.findByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
 
     act(() => session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId: 'C1' }));

@@ -53,6 +53,16 @@ async function fill(user: UserEvent, form: { email?: string; password?: string; 
 
 const createAccount = (user: UserEvent) => user.click(screen.getByRole('button', { name: 'Create Account' }));
 const joinHeading = () => screen.findByRole('heading', { level: 1, name: 'Join Child Two' });
+/** The Join form of a valid invite, whose registration calls wait until `release` lets them through. */
+async function joinFormHeld() {
+  const { server, fixtures } = setup();
+  const steer = steerableServer(server);
+  const release = steer.hold('affiliates/invites/register/');
+  const { user } = renderInvite(fixtures.invites.valid, steer.server);
+  await joinHeading();
+  return { user, release };
+}
+
 const storedToken = () => JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as StoredToken | null;
 
 describe('Invite registration: the invite', () => {
@@ -146,11 +156,7 @@ describe('Invite registration: the Join form', () => {
   });
 
   it('checks the client rules before sending anything, each message under its field', async () => {
-    const { server, fixtures } = setup();
-    const steer = steerableServer(server);
-    const release = steer.hold('affiliates/invites/register/');
-    const { user } = renderInvite(fixtures.invites.valid, steer.server);
-    await joinHeading();
+    const { user, release } = await joinFormHeld();
 
     await fill(user, { confirmPassword: 'something' });
     await createAccount(user);
@@ -170,11 +176,7 @@ describe('Invite registration: the Join form', () => {
   });
 
   it('keeps what was typed after an error, and clears a message once the rule is met', async () => {
-    const { server, fixtures } = setup();
-    const steer = steerableServer(server);
-    const release = steer.hold('affiliates/invites/register/');
-    const { user } = renderInvite(fixtures.invites.valid, steer.server);
-    await joinHeading();
+    const { user, release } = await joinFormHeld();
 
     await fill(user, { email: 'new@fixtures.example', password: 'correct-horse-1', confirmPassword: 'correct-horse-2' });
     await createAccount(user);

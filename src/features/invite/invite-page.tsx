@@ -13,7 +13,7 @@ import { loadTagManager } from '../../session/data-layer.ts';
 import { useSession } from '../../session/session-context.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { InviteCard } from './invite-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { JoinForm } from './join-form.tsx';
 
 function InviteRegistration({ inviteId }: { inviteId: string }) {
@@ -42,9 +42,9 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
 
   if (snapshot.matches('validating')) {
     return (
-      <InviteCard>
+      <AuthCard>
         <Spinner label="Validating invite..." />
-      </InviteCard>
+      </AuthCard>
     );
   }
   // 'Invalid Invite' with Go to Login; a lookup that failed otherwise (network, 5xx) is no Join
@@ -52,9 +52,9 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
   if (snapshot.matches('invalid') || snapshot.matches('unavailable')) {
     const canRetry = snapshot.matches('unavailable');
     return (
-      <InviteCard title="Invalid Invite">
+      <AuthCard title="Invalid Invite">
         <Alert message={snapshot.context.error} />
-        <div className="invite-actions">
+        <div className="auth-actions">
           <button type="button" className={canRetry ? undefined : 'button-primary'} onClick={toLogin}>
             Go to Login
           </button>
@@ -64,7 +64,7 @@ function InviteRegistration({ inviteId }: { inviteId: string }) {
             </button>
           )}
         </div>
-      </InviteCard>
+      </AuthCard>
     );
   }
   if (snapshot.matches('form') || snapshot.matches('submitting')) {

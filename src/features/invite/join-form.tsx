@@ -15,8 +15,9 @@ import {
 import { Alert } from '../../components/alert.tsx';
 import { passwordRules } from '../../domain/registration.ts';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
-import { PasswordField } from '../../components/password-field.tsx';
-import { InviteCard } from './invite-card.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
+import './invite.css';
 
 export type InviteRegistrationRef = ActorRefFrom<typeof inviteRegistrationMachine>;
 
@@ -40,7 +41,6 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const emailId = useId();
   const rulesId = useId();
   const errorIds = { email: useId(), password: useId(), confirmPassword: useId() };
 
@@ -50,37 +50,32 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
   }
 
   return (
-    <InviteCard
+    <AuthCard
       title={
         <>
           Join <span className="invite-affiliate">{affiliateName}</span>
         </>
       }
     >
-      <p className="invite-lead">Create your account for the affiliate portal.</p>
+      <p className="auth-lead">Create your account for the affiliate portal.</p>
       <form onSubmit={submit} noValidate aria-busy={submitting}>
         <div className="invite-field">
-          <div className="field">
-            <label htmlFor={emailId}>Email</label>
-            <input
-              id={emailId}
-              name="email"
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              autoComplete="email"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              aria-describedby={fieldErrors.email ? errorIds.email : undefined}
-              aria-invalid={fieldErrors.email ? true : undefined}
-            />
-          </div>
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="email"
+            describedBy={fieldErrors.email ? errorIds.email : undefined}
+            invalid={Boolean(fieldErrors.email)}
+          />
           <FieldError id={errorIds.email} message={fieldErrors.email} />
         </div>
         <div className="invite-field">
-          <PasswordField
+          <TextField
             label="Password"
+            type="password"
             name="password"
             value={password}
             onChange={setPassword}
@@ -97,8 +92,9 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           <FieldError id={errorIds.password} message={fieldErrors.password} />
         </div>
         <div className="invite-field">
-          <PasswordField
+          <TextField
             label="Confirm Password"
+            type="password"
             name="confirmPassword"
             value={confirmPassword}
             onChange={setConfirmPassword}
@@ -109,7 +105,7 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           <FieldError id={errorIds.confirmPassword} message={fieldErrors.confirmPassword} />
         </div>
         <Alert message={error} />
-        <div className="invite-actions">
+        <div className="auth-actions">
           <button type="button" onClick={onBackToLogin}>
             Back to Login
           </button>
@@ -118,6 +114,6 @@ export function JoinForm({ actorRef, onBackToLogin }: { actorRef: InviteRegistra
           </button>
         </div>
       </form>
-    </InviteCard>
+    </AuthCard>
   );
 }

@@ -78,7 +78,7 @@ export function ReportList({ rows, labelledBy, isDownloading, onDownload }: Repo
 
       <ul className="report-cards" aria-labelledby={labelledBy}>
         {rows.map(({ report, period }) => (
-          <li key={report.id} className="report-card">
+          <li key={report.id} className="card report-card">
             <h2 className="report-card__period" id={periodId('card', report)}>
               {period}
             </h2>
