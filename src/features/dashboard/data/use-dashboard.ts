@@ -106,10 +106,11 @@ function createDashboardData(calls: SessionCalls): DashboardData & { end(): void
   return {
     measuredAt({ start, end }) {
       const key = `${start} ${end}`;
+      const now = Date.now();
       const at = measured.get(key);
-      if (at !== undefined && Date.now() - at < STALE_TIME_MS) return at;
-      measured.set(key, Date.now());
-      return Date.now();
+      if (at !== undefined && now - at < STALE_TIME_MS) return at;
+      measured.set(key, now);
+      return now;
     },
     end: () => void started?.then((running) => running.end?.()),
     affiliates: ask((running, asked: CallScope) => running.affiliates(asked)),
