@@ -22,7 +22,7 @@ function parentNames(affiliate: Affiliate, byId: ReadonlyMap<string, Affiliate>)
 }
 
 /** An affiliate's second line: its id, then its parents ('AFF-130 · Globetrotter Travel › Globetrotter Portugal'). */
-export function affiliateDetail(affiliate: Affiliate, byId: ReadonlyMap<string, Affiliate>): string {
+function affiliateDetail(affiliate: Affiliate, byId: ReadonlyMap<string, Affiliate>): string {
   const parents = parentNames(affiliate, byId);
   return parents.length > 0 ? `${affiliate.id} · ${parents.join(' › ')}` : affiliate.id;
 }

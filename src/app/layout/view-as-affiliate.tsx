@@ -11,7 +11,7 @@ import { ServerDataProvider, useImpersonatedAffiliate } from '../../session/serv
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 import { readRecentChoices, rememberRecentChoice } from './recent-choices.ts';
 
-export const OWN_VIEW_OPTION = 'Own view (all affiliates)';
+const OWN_VIEW_OPTION = 'Own view (all affiliates)';
 
 const usernameOf = (snapshot: { context: { token: { username: string } | null } }) => snapshot.context.token?.username ?? '';
 

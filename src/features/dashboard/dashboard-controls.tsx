@@ -12,7 +12,7 @@ import { CUSTOM_RANGE_LIMITS } from '../../domain/view-query.ts';
 export const ALL_AFFILIATES = '';
 const ALL_AFFILIATES_OPTION = 'All affiliates';
 /** Up to this many affiliates the selector is a native <select>; beyond, a list to search: a combobox. */
-export const NATIVE_SELECT_MAX = 20;
+const NATIVE_SELECT_MAX = 20;
 
 const isDateMode = (value: string): value is DateMode => DATE_MODES.some((mode) => mode === value);
 
@@ -20,12 +20,10 @@ export function AffiliateSelect({
   affiliates,
   selected,
   onChange,
-  selectRef,
 }: {
   affiliates: readonly Affiliate[];
   selected: string | null;
   onChange: (affiliateId: string | null) => void;
-  selectRef?: (control: HTMLElement | null) => void;
 }) {
   const id = useId();
   const searchable = affiliates.length > NATIVE_SELECT_MAX;
@@ -41,14 +39,13 @@ export function AffiliateSelect({
         options={options}
         value={selected ?? ALL_AFFILIATES}
         onChange={(value) => onChange(value || null)}
-        inputRef={selectRef}
       />
     );
   }
   return (
     <div className="field dashboard-field dashboard-field--affiliate">
       <label htmlFor={id}>Affiliate</label>
-      <select ref={selectRef} id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
+      <select id={id} value={selected ?? ALL_AFFILIATES} onChange={(event) => onChange(event.target.value || null)}>
         <option value={ALL_AFFILIATES}>{ALL_AFFILIATES_OPTION}</option>
         {affiliates.map((affiliate) => (
           <option key={affiliate.id} value={affiliate.id}>

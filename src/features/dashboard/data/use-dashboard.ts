@@ -33,7 +33,7 @@ export interface DashboardQuery {
 }
 
 /** A dashboard with the query it was derived for. */
-export interface ShownDashboard {
+interface ShownDashboard {
   query: DashboardQuery;
   dashboard: Dashboard;
 }

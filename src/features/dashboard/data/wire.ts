@@ -12,12 +12,12 @@ export interface WireError {
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
-export function toWire(error: unknown): WireError {
+function toWire(error: unknown): WireError {
   if (error instanceof ApiError) return { message: error.message, api: { kind: error.kind, status: error.status, body: error.body } };
   return { message: error instanceof Error ? error.message : String(error), api: null };
 }
 
-export function fromWire(error: WireError): Error {
+function fromWire(error: WireError): Error {
   return error.api ? new ApiError(error.message, error.api.kind, error.api.status, error.api.body) : new Error(error.message);
 }
 
