@@ -15,19 +15,25 @@ function readAll(storage: Storage): RecentChoices {
   }
 }
 
+const idsOf = (all: RecentChoices, username: string): string[] => {
+  const ids = all[username];
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string').slice(0, RECENT_CHOICES) : [];
+};
+
 /** The user's recent choices, the newest first. */
 export function readRecentChoices(storage: Storage, username: string): string[] {
-  const ids = readAll(storage)[username];
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string').slice(0, RECENT_CHOICES) : [];
+  return idsOf(readAll(storage), username);
 }
 
-/** Puts `affiliateId` first among the user's recent choices, keeping five. */
-export function rememberRecentChoice(storage: Storage, username: string, affiliateId: string): void {
+/** Puts `affiliateId` first among the user's recent choices, keeping five; answers the list as it is kept now. */
+export function rememberRecentChoice(storage: Storage, username: string, affiliateId: string): string[] {
   const all = readAll(storage);
-  all[username] = [affiliateId, ...readRecentChoices(storage, username).filter((id) => id !== affiliateId)].slice(0, RECENT_CHOICES);
+  const before = idsOf(all, username);
+  const after = [affiliateId, ...before.filter((id) => id !== affiliateId)].slice(0, RECENT_CHOICES);
   try {
-    storage.setItem(RECENT_CHOICES_KEY, JSON.stringify(all));
+    storage.setItem(RECENT_CHOICES_KEY, JSON.stringify({ ...all, [username]: after }));
+    return after;
   } catch {
-    // storage full or unavailable: the list stays as it was
+    return before; // storage full or unavailable: the list stays as it was
   }
 }

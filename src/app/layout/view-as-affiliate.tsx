@@ -34,8 +34,7 @@ function ViewAsSelector() {
   const choose = (affiliateId: string) => {
     session.impersonation()?.send({ type: 'IMPERSONATION.SELECT', affiliateId });
     if (affiliateId !== '') {
-      rememberRecentChoice(window.localStorage, username, affiliateId);
-      setRecent(readRecentChoices(window.localStorage, username));
+      setRecent(rememberRecentChoice(window.localStorage, username, affiliateId));
     }
     // The user stays on their tab; only an affiliate's dashboard, whose affiliate may not be in
     // the new view, goes back to the dashboard of all affiliates, in the same view but the day
