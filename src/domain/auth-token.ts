@@ -4,11 +4,12 @@
 import { jwtDecode } from 'jwt-decode';
 import * as z from 'zod/mini';
 import { accessClaimsSchema, type AccessClaims } from './access-claims.ts';
-import { REFRESH_LEAD_MS } from './server-clock.ts';
 
 export const TOKEN_STORAGE_KEY = 'auth_token';
 /** After a refresh, the next one waits at least this long, even for a very short-lived token. */
 export const MIN_REFRESH_INTERVAL_MS = 5_000;
+/** A token is refreshed 60 seconds before it expires. */
+const REFRESH_LEAD_MS = 60_000;
 
 export const storedTokenSchema = z.object({ username: z.string(), access: z.string(), refresh: z.string() });
 export type StoredToken = z.infer<typeof storedTokenSchema>;

@@ -9,8 +9,6 @@ import { jwtDecode } from 'jwt-decode';
 
 /** localStorage: the offset of the server's clock from this device's, in ms ('{"offsetMs":-600000}'). */
 export const SERVER_CLOCK_KEY = 'auth_clock';
-/** A token is refreshed 60 seconds before it expires. */
-export const REFRESH_LEAD_MS = 60_000;
 
 /** A token's `exp` or `iat` claim (seconds since the epoch), read without verifying it; null where missing or not a JWT. */
 export function tokenSeconds(jwt: string, claim: 'exp' | 'iat'): number | null {
@@ -28,10 +26,10 @@ let offsetMs = 0;
 export const serverClock = {
   /** The present on the server's clock, in ms since the epoch. */
   now: (): number => Date.now() + offsetMs,
-  /** A token has just arrived from the server (at `arrivedAt`, device ms): its iat was the server's now; without one, the device's clock. */
-  learn(access: string, arrivedAt: number = Date.now()): void {
+  /** A token has just arrived from the server: its iat was the server's now; without one, the device's clock. */
+  learn(access: string): void {
     const iat = tokenSeconds(access, 'iat');
-    offsetMs = iat === null ? 0 : iat * 1000 - arrivedAt;
+    offsetMs = iat === null ? 0 : iat * 1000 - Date.now();
   },
   /** The offset as it is kept under SERVER_CLOCK_KEY. */
   saved: (): string => JSON.stringify({ offsetMs }),
