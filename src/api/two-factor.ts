@@ -36,8 +36,8 @@ function withWait(error: unknown): never {
 }
 
 export function createTwoFactorApi(client: ApiClient) {
-  const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
-    postWith(client)(path, options).catch(withWait);
+  const postTo = postWith(client);
+  const post = <S extends z.ZodMiniType>(path: string, options: Omit<RequestOptions<S>, 'method'>) => postTo(path, options).catch(withWait);
   /** A setup's calls: a refusal says 'HTTP Error: {status}', a failure the call's own text unless it has a status. */
   const setupTexts = (failed: string) => ({ rejected: httpStatus, failed: httpStatusOr(failed) });
   /** POST of a code (with the device it confirms, if any): a verified token pair. */

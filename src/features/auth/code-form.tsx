@@ -7,13 +7,13 @@
 // After too many codes, the button waits as long as the server says.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { selectIsPending } from '../../../machines/auth.ts';
-import { selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
+import { selectCodeWait, selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { CodeField } from '../../components/code-field.tsx';
 import { useFocusKeptWhilePending } from '../../components/focus-if-lost.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
-import { CodeWaitNote, describedBy, RefusedCodeNote, useCodeWait } from './code-notes.tsx';
+import { CodeWaitNote, describedBy, RefusedCodeNote } from './code-notes.tsx';
 import type { useResendEmail } from './resent-note.tsx';
 
 /** What the form's button does: confirm a setup (with the line after a refused code), or verify a sign-in. */
@@ -41,9 +41,10 @@ export function CodeForm({ label, action, back, focusOnMount, resend }: CodeForm
   const errorId = useId();
   const hintId = useId();
   const waitId = useId();
-  const wait = useCodeWait();
-  const refused = useAuthSelector(selectIsCodeRefused);
+  const wait = useAuthSelector(selectCodeWait);
   const confirms = action.event === 'CODE.CONFIRM';
+  // Only a setup's confirmation can be refused for its code.
+  const refused = useAuthSelector(selectIsCodeRefused);
 
   const send = () => auth.send({ type: action.event, code });
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -65,11 +66,11 @@ export function CodeForm({ label, action, back, focusOnMount, resend }: CodeForm
         onChange={setCode}
         onKeyDown={confirms ? enter : undefined}
         focusOnMount={focusOnMount}
-        describedBy={describedBy(error ? errorId : null, confirms && refused ? hintId : null, wait > 0 ? waitId : null)}
+        describedBy={describedBy(error ? errorId : null, refused ? hintId : null, wait > 0 ? waitId : null)}
         invalid={error !== null}
       />
       <Alert id={errorId} message={error} />
-      {confirms ? <RefusedCodeNote id={hintId} text={action.refused} /> : null}
+      {confirms ? <RefusedCodeNote id={hintId} text={refused ? action.refused : null} /> : null}
       <CodeWaitNote id={waitId} seconds={wait} />
       {resend?.resentNote}
       <div className="auth-actions">

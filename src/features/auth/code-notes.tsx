@@ -2,25 +2,19 @@
 // the wait after too many codes. Each is a polite live region that stays in the page, empty until
 // there is something to say, so that what appears in it is announced.
 import { useState } from 'react';
-import { selectCodeWait, selectIsCodeRefused } from '../../../machines/auth.selectors.ts';
 import { minutesAndSeconds } from '../../domain/code-wait.ts';
-import { useAuthSelector } from '../../session/session-context.tsx';
 
 /** The ids of the lines that describe a field, or undefined when none is shown. */
 export const describedBy = (...ids: (string | null)[]): string | undefined => ids.filter(Boolean).join(' ') || undefined;
 
-/** What a setup's code form says once its code was refused: `text`, for the authenticator or the e-mail. */
-export function RefusedCodeNote({ id, text }: { id: string; text: string }) {
-  const refused = useAuthSelector(selectIsCodeRefused);
+/** What a setup's code form says once its code was refused (`text`, for the authenticator or the e-mail); empty until then. */
+export function RefusedCodeNote({ id, text }: { id: string; text: string | null }) {
   return (
     <p id={id} aria-live="polite" className="auth-note auth-note--live">
-      {refused ? text : null}
+      {text}
     </p>
   );
 }
-
-/** The seconds until a code may be sent again, or 0: the wait after too many codes. */
-export const useCodeWait = () => useAuthSelector(selectCodeWait);
 
 /**
  * 'Too many attempts. You can try again in {m:ss}.', counting down each second: a timer that is a
