@@ -9,8 +9,8 @@
 // prints one line saying what it did; a refusal exits with status 1 and one line saying why.
 import fs from 'node:fs';
 import { openDatabase, type Db } from '../server/db.ts';
-import { findAccount, listUsers, passwordRefusals, resetTwoFactor, setActive, setPassword } from '../server/user-admin.ts';
-import { configuredMethod, type UserRow } from '../server/users.ts';
+import { listUsers, passwordRefusals, resetTwoFactor, setActive, setPassword } from '../server/user-admin.ts';
+import { configuredMethod, findUserByLogin, type UserRow } from '../server/users.ts';
 
 const USAGE = 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER';
 
@@ -18,7 +18,7 @@ class Refusal extends Error {}
 
 function account(db: Db, login: string | undefined): UserRow {
   if (!login) throw new Refusal(USAGE);
-  const user = findAccount(db, login);
+  const user = findUserByLogin(db, login);
   if (!user) throw new Refusal(`No account has the username or e-mail address "${login}" (npm run users -- list shows them).`);
   return user;
 }

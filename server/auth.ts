@@ -3,7 +3,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Scope, ServerContext } from './context.ts';
 import type { Db } from './db.ts';
-import { detail, fieldErrors, messages } from './http.ts';
+import { detail, fieldErrors, messages, tokenNotValid } from './http.ts';
 import type { AccessTokenClaims } from './tokens.ts';
 import { findUserById, type UserRow } from './users.ts';
 
@@ -32,8 +32,8 @@ export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): 
 function tokenUser(ctx: ServerContext, claims: AccessTokenClaims): UserRow {
   const user = findUserById(ctx.db, claims.user_id);
   if (!user) throw detail(401, 'User not found');
-  if (!user.is_active) throw withCode(detail(401, 'User is inactive'), 'user_inactive');
-  if ((claims.token_version ?? 0) !== user.token_version) throw withCode(detail(401, messages.tokenNotValid), 'token_not_valid');
+  if (!user.is_active) throw detail(401, 'User is inactive', 'user_inactive');
+  if ((claims.token_version ?? 0) !== user.token_version) throw tokenNotValid(messages.tokenNotValid);
   return user;
 }
 
@@ -44,11 +44,6 @@ function tokenUser(ctx: ServerContext, claims: AccessTokenClaims): UserRow {
  */
 export function currentUser(ctx: ServerContext, c: Context<AppEnv>): UserRow {
   return tokenUser(ctx, c.get('claims'));
-}
-
-function withCode(error: ReturnType<typeof detail>, code: string) {
-  error.body.code = code;
-  return error;
 }
 
 /**

@@ -18,7 +18,11 @@ export class ApiError extends Error {
   }
 }
 
-export const detail = (status: ContentfulStatusCode, text: string) => new ApiError(status, { detail: text });
+/** A {"detail": text} answer; `code` names the failure for a client that tells them apart, as SimpleJWT's do. */
+export const detail = (status: ContentfulStatusCode, text: string, code?: string) =>
+  new ApiError(status, code === undefined ? { detail: text } : { detail: text, code });
+/** A 401 for a token refused, SimpleJWT's way. */
+export const tokenNotValid = (text: string) => detail(401, text, 'token_not_valid');
 export const fieldErrors = (errors: Record<string, string[]>) => new ApiError(400, errors);
 
 export const messages = {

@@ -61,6 +61,9 @@ export interface PeriodConnectionFee {
   affiliate_name: string;
   connection_fee_pc: string | null;
   connection_fee_amount: string | null;
+  /** The underlying sale's product and policies; null when payment_events does not hold it. */
+  product: string | null;
+  policies: string | null;
 }
 
 // --- Money rules (see docs/product-rules.md, Dashboard figures) ----------------------------
@@ -116,9 +119,10 @@ interface Period {
 /**
  * The period's direct sales, oldest first, each once: the affiliate's own sales whose referral
  * fee is not zero, then (by the id a fee shares with its sale) the connected affiliates' sales
- * it earned a connection fee on that are not among them, with the fee's amount.
+ * it earned a connection fee on (`fees`, the period's) that are not among them, with the fee's
+ * amount.
  */
-export function periodSales(db: Db, period: Period, zone = reportZone(db)): PeriodSale[] {
+export function periodSales(db: Db, period: Period, fees: PeriodConnectionFee[], zone = reportZone(db)): PeriodSale[] {
   const { from, to } = periodBounds(period.startDate, period.endDate, zone);
   const own = (
     db
@@ -129,33 +133,36 @@ export function periodSales(db: Db, period: Period, zone = reportZone(db)): Peri
       )
       .all(period.affiliateId, from, to) as PeriodSale[]
   ).filter((sale) => !saleCommission(sale.amount, sale.commission_pc).isZero());
-  // A sale with a referral fee and a connection fee is one sale: the own row counts.
-  const seen = new Set(own.map((sale) => sale.id));
-  const connected: PeriodSale[] = [];
-  const feeSales = db
-    .prepare(
-      `SELECT f.id, f.created, f.affiliate_id, a.name AS affiliate_name, f.amount, NULL AS commission_pc, e.product, e.policies
-         FROM connection_fees f JOIN affiliates a ON a.affiliate_id = f.affiliate_id
-         LEFT JOIN payment_events e ON e.id = f.id
-         WHERE a.parent_id = ? AND f.created >= ? AND f.created < ? ORDER BY f.created, f.id`,
-    )
-    .all(period.affiliateId, from, to) as PeriodSale[];
-  for (const sale of feeSales) {
-    if (seen.has(sale.id)) continue;
-    seen.add(sale.id);
-    connected.push(sale);
-  }
+  // A sale with a referral fee and a connection fee is one sale: the own row counts. A fee's id is
+  // its table's key, so no two fees share a sale.
+  const ownIds = new Set(own.map((sale) => sale.id));
+  const connected = fees
+    .filter((fee) => !ownIds.has(fee.id))
+    .map(({ id, created, affiliate_id, affiliate_name, amount, product, policies }): PeriodSale => ({
+      id,
+      created,
+      affiliate_id,
+      affiliate_name,
+      amount,
+      commission_pc: null,
+      product,
+      policies,
+    }));
   return [...own, ...connected].sort((a, b) => (a.created === b.created ? a.id - b.id : a.created < b.created ? -1 : 1));
 }
 
-/** Connection fees the affiliate earned in the period: fee rows whose connected affiliate's parent it is. */
+/**
+ * Connection fees the affiliate earned in the period: fee rows whose connected affiliate's parent
+ * it is, with their sale's product and policies.
+ */
 export function periodConnectionFees(db: Db, period: Period, zone = reportZone(db)): PeriodConnectionFee[] {
   const { from, to } = periodBounds(period.startDate, period.endDate, zone);
   return db
     .prepare(
       `SELECT f.id, f.created, f.amount, f.affiliate_id, a.name AS affiliate_name,
-              f.connection_fee_pc, f.connection_fee_amount
+              f.connection_fee_pc, f.connection_fee_amount, e.product, e.policies
        FROM connection_fees f JOIN affiliates a ON a.affiliate_id = f.affiliate_id
+       LEFT JOIN payment_events e ON e.id = f.id
        WHERE a.parent_id = ? AND f.created >= ? AND f.created < ? ORDER BY f.created, f.id`,
     )
     .all(period.affiliateId, from, to) as PeriodConnectionFee[];
@@ -166,8 +173,8 @@ export function periodConnectionFees(db: Db, period: Period, zone = reportZone(d
  * Total Direct Sales, Referral Fees and Connection Fees.
  */
 export function reportFigures(db: Db, period: Period, zone = reportZone(db)): ReportFigures {
-  const sales = periodSales(db, period, zone);
   const fees = periodConnectionFees(db, period, zone);
+  const sales = periodSales(db, period, fees, zone);
   const sum = (values: BigNumber[]) => values.reduce((total, value) => total.plus(value), new BigNumber(0));
   return {
     sales: sales.length,
@@ -195,8 +202,9 @@ export async function buildReportWorkbook(db: Db, reportId: number): Promise<Buf
   const period = { affiliateId: report.affiliate_id, startDate: report.start_date, endDate: report.end_date };
   const zone = reportZone(db);
   addSummarySheet(workbook, report, affiliate?.name ?? report.affiliate_id);
-  addSalesSheet(workbook, periodSales(db, period, zone), zone);
-  addConnectionFeesSheet(workbook, periodConnectionFees(db, period, zone), zone);
+  const fees = periodConnectionFees(db, period, zone);
+  addSalesSheet(workbook, periodSales(db, period, fees, zone), zone);
+  addConnectionFeesSheet(workbook, fees, zone);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

@@ -382,9 +382,10 @@ function recountReports(db: Db, zone: string): number {
   return changed;
 }
 
-function insertAffiliates(db: Db): number {
+/** Adds the affiliates (the demo's unless given) that are missing; answers how many it added. */
+function insertAffiliates(db: Db, affiliates: readonly DemoAffiliate[] = AFFILIATES): number {
   const insert = db.prepare('INSERT OR IGNORE INTO affiliates (affiliate_id, name, parent_id) VALUES (?, ?, ?)');
-  return AFFILIATES.reduce((count, { id, name, parentId }) => count + insert.run(id, name, parentId).changes, 0);
+  return affiliates.reduce((count, { id, name, parentId }) => count + insert.run(id, name, parentId).changes, 0);
 }
 
 /** Inserts the demo accounts that are missing; returns their usernames. */
@@ -696,8 +697,7 @@ export function seedAffiliates(count: number): DemoAffiliate[] {
 function insertSeedAffiliates(db: Db, count: number): number {
   if (!Number.isInteger(count) || count < 0 || count > MAX_SEED_AFFILIATES)
     throw new RangeError(`A number of seed affiliates is a whole number up to ${MAX_SEED_AFFILIATES}, got ${count}`);
-  const insert = db.prepare('INSERT OR IGNORE INTO affiliates (affiliate_id, name, parent_id) VALUES (?, ?, ?)');
-  return seedAffiliates(count).reduce((added, { id, name, parentId }) => added + insert.run(id, name, parentId).changes, 0);
+  return insertAffiliates(db, seedAffiliates(count));
 }
 
 // --- Entry points -------------------------------------------------------------------------

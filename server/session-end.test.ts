@@ -14,7 +14,8 @@ import type { Answer } from '../tests/utils/api-calls.ts';
 import { useContractApi } from '../tests/utils/api-contract.ts';
 import { signIn, totpCode, type FixtureUser } from '../tests/utils/api-server.ts';
 import { openDatabase, type Db } from './db.ts';
-import { findAccount, resetTwoFactor, setActive, setPassword } from './user-admin.ts';
+import { resetTwoFactor, setActive, setPassword } from './user-admin.ts';
+import { findUserByLogin } from './users.ts';
 
 const api = useContractApi();
 
@@ -23,7 +24,7 @@ const refresh = (token: string) => api.post('token/refresh/', { refresh: token }
 const passwordSignIn = (login: string, password: string) => api.post('token/', { username: login, password });
 
 function account(db: Db, user: FixtureUser) {
-  const found = findAccount(db, user.username);
+  const found = findUserByLogin(db, user.username);
   if (!found) throw new Error(`no account ${user.username}`);
   return found;
 }

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from './db.ts';
-import { detail, messages } from './http.ts';
+import { detail, messages, tokenNotValid } from './http.ts';
 import { configuredMethod, type UserRow } from './users.ts';
 
 export interface AccessTokenClaims {
@@ -226,11 +226,7 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       // The user as they are now: still there, active, with the credentials the chain began with.
       const user = userOf(claims.user_id);
       if (!user) throw detail(401, 'User not found');
-      if (!user.is_active) {
-        const error = detail(401, 'No active account found for the given token.');
-        error.body.code = 'no_active_account';
-        throw error;
-      }
+      if (!user.is_active) throw detail(401, 'No active account found for the given token.', 'no_active_account');
       if ((claims.token_version ?? 0) !== user.token_version) {
         revokeFamily.run(now(), family, family);
         throw tokenNotValid('Token is invalid or expired');
@@ -261,10 +257,4 @@ export function createTokenService(db: Db, options: TokenOptions): TokenService 
       if (revokeFamily.run(now(), family, family).changes === 0) throw tokenNotValid('Token is blacklisted');
     },
   };
-}
-
-function tokenNotValid(text: string) {
-  const error = detail(401, text);
-  error.body.code = 'token_not_valid';
-  return error;
 }

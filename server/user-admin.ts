@@ -6,7 +6,7 @@
 import type { Db } from './db.ts';
 import { MAX_PASSWORD_LENGTH, passwordProblems } from './password-rules.ts';
 import { hashPassword } from './passwords.ts';
-import { configuredMethod, findUserByLogin, type UserRow } from './users.ts';
+import { configuredMethod, type UserRow } from './users.ts';
 
 export interface UserListing {
   username: string;
@@ -30,11 +30,6 @@ export function listUsers(db: Db): UserListing[] {
       active: user.is_active === 1,
       superuser: user.is_superuser === 1,
     }));
-}
-
-/** The account named by its username or e-mail address, case-insensitively, as signing in reads it. */
-export function findAccount(db: Db, login: string): UserRow | undefined {
-  return findUserByLogin(db, login);
 }
 
 /** Why the password is refused for the account (the server's rules, as registration applies them); none: it is taken. */

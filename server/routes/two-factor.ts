@@ -33,12 +33,8 @@ export function twoFactorRoutes(ctx: ServerContext) {
   const app = new Hono<AppEnv>();
   app.use('/2fa/*', requireAuth(ctx, { verified: false }));
 
-  /**
-   * Setting up is for accounts without 2FA. The account is read again: a request whose body came
-   * slowly must not act on what it was when its headers came.
-   */
-  function userMaySetUp(c: Context<AppEnv>): UserRow {
-    const user = currentUser(ctx, c);
+  /** Setting up is for accounts without 2FA: `user` as the database has it now. */
+  function userMaySetUp(user: UserRow): UserRow {
     if (configuredMethod(user)) throw detail(403, messages.permissionDenied);
     return user;
   }
@@ -90,9 +86,11 @@ export function twoFactorRoutes(ctx: ServerContext) {
    * once the body is in; then the code throttle (`key`), and the pending device the body names.
    */
   async function confirmation(c: Context<AppEnv>, kind: DeviceRow['kind']) {
-    userMaySetUp(c);
+    userMaySetUp(c.get('user'));
     const { token, device_id } = await readBody(c, confirmBody);
-    const user = userMaySetUp(c);
+    // The account read again: a request whose body came slowly must not act on what it was when
+    // its headers came.
+    const user = userMaySetUp(currentUser(ctx, c));
     const key = `code:${user.id}`;
     ctx.throttle.check(key);
     return { token, user, key, device: pendingDevice(c, device_id, kind) };
@@ -117,7 +115,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
   }
 
   app.post('/2fa/totp/setup/', (c) => {
-    const user = userMaySetUp(c);
+    const user = userMaySetUp(c.get('user'));
     const pending = recentPendingDevice(user, 'totp');
     if (pending?.secret) return c.json({ device_id: pending.id, qr_url: totpUri(pending.secret, user.username) });
     const secret = newTotpSecret();
@@ -135,7 +133,7 @@ export function twoFactorRoutes(ctx: ServerContext) {
   });
 
   app.post('/2fa/email/setup/', (c) => {
-    const user = userMaySetUp(c);
+    const user = userMaySetUp(c.get('user'));
     const pending = recentPendingDevice(user, 'email');
     if (pending) {
       // A new code for the same device; past the send limit, the code last sent for it is still
