@@ -6,6 +6,7 @@ import type { RefreshResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { authMachine } from './auth.ts';
 import { loadedTokenRefresh } from './token-refresh-loader.ts';
+import type { tokenRefreshMachine } from './token-refresh.ts';
 
 /** The machine's actors by name, each with the signature the chart gives it. */
 export type AuthActors = Required<NonNullable<NonNullable<Parameters<typeof authMachine.provide>[0]>['actors']>>;
@@ -20,6 +21,8 @@ export interface AuthDependencies {
   track: (entry: Record<string, unknown>) => void;
   /** Loads what draws the QR code; rejects when it cannot. */
   loadQrCode: () => Promise<void>;
+  /** Loads the token refresh's machine (once signed in); rejects when it cannot. */
+  loadTokenRefresh: () => Promise<typeof tokenRefreshMachine>;
   /** Refreshes the session (token/refresh/, one tab at a time). */
   refresh: (refresh: string) => Promise<RefreshResponse>;
   /** Asks the server to revoke a refresh token (token/blacklist/); its outcome changes nothing for the user. */
@@ -40,7 +43,7 @@ export function provideAuth(deps: AuthDependencies) {
       sendLoginEmail: fromPromise(() => deps.api.sendLoginEmail()),
       verifyTotp: fromPromise(({ input }) => deps.api.verifyTotp(input.code)),
       verifyEmailCode: fromPromise(({ input }) => deps.api.verifyEmailCode(input.code)),
-      tokenRefresh: loadedTokenRefresh((machine, notify) =>
+      tokenRefresh: loadedTokenRefresh(deps.loadTokenRefresh, (machine, notify) =>
         machine.provide({
           actions: { notify: (_, notice) => notify(notice) },
           actors: {

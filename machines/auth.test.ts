@@ -47,16 +47,18 @@ function start(
     actors: {
       ...quiet,
       ...actors,
-      tokenRefresh: loadedTokenRefresh((machine, notify) =>
-        machine.provide({
-          actions: { notify: (_, notice) => notify(notice) },
-          actors: {
-            refreshToken: fromPromise<RefreshResponse, { refresh: string }>(({ input }) => {
-              refreshes.push(input.refresh);
-              return refresh();
-            }),
-          },
-        }),
+      tokenRefresh: loadedTokenRefresh(
+        () => import('./token-refresh.ts').then((module) => module.tokenRefreshMachine),
+        (machine, notify) =>
+          machine.provide({
+            actions: { notify: (_, notice) => notify(notice) },
+            actors: {
+              refreshToken: fromPromise<RefreshResponse, { refresh: string }>(({ input }) => {
+                refreshes.push(input.refresh);
+                return refresh();
+              }),
+            },
+          }),
       ),
     },
     actions: {

@@ -1,7 +1,7 @@
 // The session's refresh while signed in (session.ts): one refresh at a time across the tabs of
 // this browser, and calls waiting for it; and what else only a signed-in session needs (the
-// revocation at sign-out, the browser's news of the connection). Loaded once signed in, so that
-// the login page does without it.
+// revocation at sign-out, the browser's news of the connection) and the token refresh's machine.
+// Loaded once signed in, so that the login page does without it.
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { provideAuth } from '../../machines/auth.actors.ts';
 import type { ApiClient } from '../api/client.ts';
@@ -13,6 +13,7 @@ import type { RotationLog } from './rotation-log.ts';
 
 export { browserRotationLog } from './rotation-log.ts';
 export { revokeToken } from '../api/token-calls.ts';
+export { tokenRefreshMachine } from '../../machines/token-refresh.ts';
 import type { TokenStorage } from './token-storage.ts';
 
 type AuthActor = Actor<ReturnType<typeof provideAuth>>;

@@ -114,9 +114,10 @@ export function createSession(options: SessionOptions): Session {
 
   const locks = options.locks ?? (typeof navigator === 'undefined' ? undefined : navigator.locks);
 
-  // The refresh across tabs, the waits for it and the rotation log load with the first of them.
-  // Loaded once signed in, so that a connection lost later does not keep it away. A load that
-  // fails (offline) is a refresh that got no answer: it is tried again, as the call would be.
+  // The token refresh's machine, the refresh across tabs, the waits for it and the rotation log load
+  // with the first of them: the token refresh asks for its machine as soon as a session is signed
+  // in, so that a connection lost later does not keep them away. A load that fails (offline) is a
+  // refresh that got no answer: it is tried again, as the call would be.
   let loadingRefresh: Promise<typeof import('./session-refresh.ts')> | null = null;
   let loadedRefresh: typeof import('./session-refresh.ts') | null = null;
   const sessionRefresh = () =>
@@ -149,6 +150,8 @@ export function createSession(options: SessionOptions): Session {
   const auth: AuthActor = createActor(
     provideAuth({
       api: authApi,
+      // The token refresh's machine comes with the rest of the signed-in session's code.
+      loadTokenRefresh: () => sessionRefresh().then((module) => module.tokenRefreshMachine),
       refresh: refreshAcrossTabs,
       saveToken: (token) => options.storage.write(token),
       track: options.track,
@@ -181,12 +184,9 @@ export function createSession(options: SessionOptions): Session {
     start() {
       auth.start();
       const storage = options.storage.subscribe(storageChanged);
-      const loadRefresh = () => void sessionRefresh().catch(() => {});
       wasSignedIn = auth.getSnapshot().matches('authenticated');
-      if (wasSignedIn) loadRefresh();
       const signedIn = auth.subscribe((snapshot) => {
         const now = snapshot.matches('authenticated');
-        if (now && !wasSignedIn) loadRefresh();
         // The log holds live tokens, written by whichever tab refreshed: they go with the session,
         // from this tab's IndexedDB too when it never refreshed itself.
         if (wasSignedIn && !now && options.storage.read() === null) void rotationLog().then((log) => log.clear());
