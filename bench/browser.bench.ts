@@ -45,7 +45,8 @@ import { dateRange } from '../src/domain/dates.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
 import { expectedDashboard, type Expected } from './browser/expected.ts';
 import { installProbe, NAME_SHIM, type InteractionTiming, type LongTask, type Seen, type Sight } from './browser/probe.ts';
-import { buildPage, buildPortalIfStale, DIST, makeTempRoot, signIn, startBareLogin, startSite } from './browser/site.ts';
+import { DIST } from '../scripts/dist.ts';
+import { buildPage, buildPortalIfStale, makeTempRoot, signIn, startBareLogin, startSite } from './browser/site.ts';
 
 // --- Options and goals ----------------------------------------------------------------------
 

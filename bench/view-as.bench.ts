@@ -24,7 +24,8 @@ import { filterOptions, prepareOptions } from '../src/components/combobox-search
 import { startServer } from '../server/index.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
 import { NAME_SHIM } from './browser/probe.ts';
-import { buildPortalIfStale, DIST, makeTempRoot, signIn } from './browser/site.ts';
+import { DIST } from '../scripts/dist.ts';
+import { buildPortalIfStale, makeTempRoot, signIn } from './browser/site.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
