@@ -11,11 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { generate } from 'otplib';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
 import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
+import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
 import { buildIsStale, DIST } from '../../scripts/dist.ts';
+import { NAME_SHIM } from './probe.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Long enough that no access token needs a refresh while the bench runs. */
@@ -103,6 +106,21 @@ export async function signIn(server: RunningServer, username = SEED_SIZE_ACCOUNT
   const partial = await post('token/', { username: account.username, password: DEMO_PASSWORD });
   const code = await generate({ secret: account.totpSecret, epoch: Math.floor(Date.now() / 1000) });
   return { username: account.username, ...(await post('token/verify/', { token: code }, partial.access)) };
+}
+
+/** A browser context (with `options`) of a returning user: `token` stored as the portal stores it, and the name shim in each page. */
+export async function returningUserContext(
+  browser: Browser,
+  origin: string,
+  token: object,
+  options: BrowserContextOptions,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...options,
+    storageState: { cookies: [], origins: [{ origin, localStorage: [{ name: TOKEN_STORAGE_KEY, value: JSON.stringify(token) }] }] },
+  });
+  await context.addInitScript({ content: NAME_SHIM });
+  return context;
 }
 
 export function makeTempRoot(): string {
