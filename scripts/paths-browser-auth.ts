@@ -13,19 +13,19 @@
 // the session stored exactly when the path is not signed out.
 import type { BrowserContext } from 'playwright-core';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import type { AuthCallName } from '../machines/auth.actors.ts';
 import type { AuthEvent } from '../machines/auth.types.ts';
 import { messages } from '../src/api/client.ts';
 import { completeForm } from '../tests/model/invite-paths.ts';
 import {
+  ACCESS_LIFETIME_MS,
   authAlertsOf,
-  authCallPaths,
   authControls,
   authScreensOf,
   authTexts,
   authWords,
   callOf,
   codeFormOf,
+  holdCalls,
   invokeIdOf,
   isAuthOutcome,
   isDelay,
@@ -33,11 +33,13 @@ import {
   loginAccountOf,
   otherTabSession,
   outcomeFault,
+  REFRESH_CALL,
+  startedOutcome,
   type AuthOutcome,
   type OtherTabSession,
   type CodeForm,
 } from '../tests/model/auth-words.ts';
-import { invokesOf, type MachinePath } from '../tests/model/coverage.ts';
+import type { MachinePath } from '../tests/model/coverage.ts';
 import { dashboardControls, dashboardTexts } from '../tests/model/dashboard-words.ts';
 import { inviteControls } from '../tests/model/invite-words.ts';
 import { mergeScreens } from '../tests/model/screen-words.ts';
@@ -62,10 +64,6 @@ import {
   type StoredSession,
   type Target,
 } from './paths-browser.ts';
-
-const REFRESH_CALL = 'token/refresh/';
-/** The reference server's access token lifetime (its default). */
-const ACCESS_LIFETIME_MS = 5 * 60_000;
 
 export interface BrowserRun {
   context: BrowserContext;
@@ -100,29 +98,6 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
         },
       },
     );
-
-  /** Holds every call the states from `steps[index]` up to the next user or session event start. */
-  function holdCalls(index: number) {
-    for (let at = index; at < steps.length && (at === index || isAuthOutcome(steps[at]!.event)); at += 1) {
-      const snapshot = steps[at]!.state;
-      for (const invoke of invokesOf(snapshot)) if (invoke.src in authCallPaths) network.hold(authCallPaths[invoke.src as AuthCallName]);
-      // The token refresh child refreshes an expired session at once.
-      if (snapshot.matches({ authenticated: 'restoring' })) network.hold(REFRESH_CALL);
-    }
-  }
-
-  /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
-  function startedOutcome(index: number): AuthOutcome | undefined {
-    const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
-    const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
-    for (const id of before) started.delete(id);
-    for (let at = index + 1; at < steps.length; at += 1) {
-      const { event } = steps[at]!;
-      if (!isAuthOutcome(event)) return undefined;
-      if (started.has(invokeIdOf(event))) return event;
-    }
-    return undefined;
-  }
 
   /** The resend wait counts on the page's clock, paused as it starts so that each step is one second. */
   async function pauseClock() {
@@ -295,7 +270,7 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
   }
 
   async function perform(event: AuthEvent, from: AnyMachineSnapshot, index: number) {
-    const outcome = startedOutcome(index);
+    const outcome = startedOutcome(steps, index);
     switch (event.type) {
       case 'LOGIN.SUBMIT':
         return submitLogin(outcome);
@@ -349,7 +324,7 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
           await pauseClock();
           await context.clock.runFor(1_000);
         } else {
-          holdCalls(index);
+          holdCalls(steps, index, (call) => network.hold(call));
           await perform(event as AuthEvent, from, index);
         }
         await check(state, event);
