@@ -31,9 +31,11 @@ import {
   isDelay,
   leaveControl,
   loginAccountOf,
+  otherCode,
   otherTabSession,
   outcomeFault,
   REFRESH_CALL,
+  refusedTotpCode,
   startedOutcome,
   type AuthOutcome,
   type OtherTabSession,
@@ -50,7 +52,6 @@ import {
   FIRST_SCREEN_TIMEOUT_MS,
   followLink,
   needAccount,
-  otherCode,
   outboxCodes,
   ownServer,
   QR_CHUNK,
@@ -58,7 +59,6 @@ import {
   storeFromOtherTab,
   totpCode,
   until,
-  wrongTotpCode,
   type Account,
   type Network,
   type StoredSession,
@@ -166,12 +166,12 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
     if (form.state === 'totpSetup') {
       const secret = await manualKey();
       return refused
-        ? wrongTotpCode(secret)
+        ? refusedTotpCode(secret, Date.now())
         : totpCode(target, { username: `setup:${signedIn.username}`, password: '', totpSecret: secret });
     }
     if (form.state === 'totpVerification') {
       if (!signedIn.totpSecret) throw new StepSkipped(`needs the authenticator secret of ${signedIn.username}`);
-      return refused ? wrongTotpCode(signedIn.totpSecret) : totpCode(target, signedIn);
+      return refused ? refusedTotpCode(signedIn.totpSecret, Date.now()) : totpCode(target, signedIn);
     }
     const codes = await outboxCodes(target, signedIn.email);
     if (refused) return otherCode(codes);

@@ -89,20 +89,6 @@ export async function totpCode(target: Target, account: Account): Promise<string
   }
 }
 
-/** A six-digit code the server refuses for the secret now: none of the steps it accepts. */
-export async function wrongTotpCode(secret: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const accepted = await Promise.all([-1, 0, 1].map((offset) => generate({ secret, epoch: now + offset * TOTP_STEP_SECONDS })));
-  return otherCode(accepted);
-}
-
-/** A six-digit code that is none of `taken`. */
-export function otherCode(taken: readonly string[]): string {
-  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
-  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
-  return String(candidate).padStart(6, '0');
-}
-
 /** The codes e-mailed to the address, newest first. */
 export async function outboxCodes(target: Target, email: string | undefined): Promise<string[]> {
   if (!target.outbox || !email)

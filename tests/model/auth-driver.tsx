@@ -52,8 +52,10 @@ import {
   isDelay,
   leaveControl,
   loginAccountOf,
+  otherCode,
   outcomeFault,
   REFRESH_CALL,
+  refusedTotpCode,
   startedOutcome,
   type AuthOutcome,
   type CodeForm,
@@ -90,20 +92,6 @@ async function acceptedTotp(server: TestServer, secret: string, lastStep: number
   if (step > lastStep) return totpCode(secret, now);
   if (step + 1 > lastStep) return totpCode(secret, (step + 1) * TOTP_STEP_MS);
   throw new Error('No unused TOTP step; the path signs in too often');
-}
-
-/** A six-digit code that is none of `taken`. */
-function otherCode(taken: string[]): string {
-  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
-  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
-  return String(candidate).padStart(6, '0');
-}
-
-/** A TOTP code the server refuses now: none of the steps it accepts (one either way). */
-async function refusedTotp(server: TestServer, secret: string): Promise<string> {
-  const now = server.clock.now();
-  const accepted = await Promise.all([-1, 0, 1].map((offset) => totpCode(secret, now + offset * TOTP_STEP_MS)));
-  return otherCode(accepted);
 }
 
 // --- The driver -------------------------------------------------------------------------------
@@ -243,8 +231,8 @@ export function startAuthDriver(): AuthDriver {
   /** A code the server refuses on this form now. */
   async function wrongCode(form: CodeForm): Promise<string> {
     if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
-    if (form.state === 'totpSetup') return refusedTotp(server, manualKey());
-    if (form.state === 'totpVerification') return refusedTotp(server, totpSecretOf(signedIn));
+    if (form.state === 'totpSetup') return refusedTotpCode(manualKey(), server.clock.now());
+    if (form.state === 'totpVerification') return refusedTotpCode(totpSecretOf(signedIn), server.clock.now());
     return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
   }
 

@@ -3,6 +3,7 @@
 // model-based suite (auth-screens.ts, auth-driver.tsx), `npm run paths -- --steps` and the
 // browser runner read them from here. A new state needs its screen below; a new event its words
 // in authWords.does: without them, the steps of its paths cannot be printed.
+import { generate } from 'otplib';
 import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
 import type { AuthSnapshot } from '../../machines/auth.ts';
 import type { AuthCallName } from '../../machines/auth.actors.ts';
@@ -350,6 +351,22 @@ export const authCallPaths: Record<AuthCallName, string> = {
 };
 /** What an invoke (by the id that names its outcomes) calls. */
 export const callOf = (invokeId: string) => authCallPaths[actorOf(invokeId)];
+/** A six-digit code that is none of `taken`. */
+export function otherCode(taken: readonly string[]): string {
+  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
+  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
+  return String(candidate).padStart(6, '0');
+}
+
+const TOTP_STEP_SECONDS = 30;
+
+/** A six-digit code the server refuses for `secret` at `nowMs`: none of the steps it accepts (one either way). */
+export async function refusedTotpCode(secret: string, nowMs: number): Promise<string> {
+  const now = Math.floor(nowMs / 1000);
+  const accepted = await Promise.all([-1, 0, 1].map((offset) => generate({ secret, epoch: now + offset * TOTP_STEP_SECONDS })));
+  return otherCode(accepted);
+}
+
 /** The call the token refresh makes. */
 export const REFRESH_CALL = 'token/refresh/';
 /** The reference server's access token lifetime (server/app.ts default, which the test server keeps). */
