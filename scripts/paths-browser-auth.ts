@@ -15,6 +15,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { AuthEvent } from '../machines/auth.types.ts';
 import { messages } from '../src/api/client.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { completeForm } from '../tests/model/invite-paths.ts';
 import {
   ACCESS_LIFETIME_MS,
@@ -92,7 +93,7 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
       {
         timeout: first ? FIRST_SCREEN_TIMEOUT_MS : undefined,
         also: async () => {
-          const stored = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+          const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
           const signedOut = snapshot.matches('signedOut');
           return (stored === null) === signedOut ? [] : [signedOut ? 'no session stored' : 'the session stored'];
         },
@@ -237,7 +238,10 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
   }
 
   const storedAccess = () =>
-    page.evaluate(() => (JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as { access?: string } | null)?.access ?? null);
+    page.evaluate(
+      (key) => (JSON.parse(window.localStorage.getItem(key) ?? 'null') as { access?: string } | null)?.access ?? null,
+      TOKEN_STORAGE_KEY,
+    );
 
   async function refreshTokens(index: number) {
     const before = await storedAccess();

@@ -6,6 +6,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { generate } from 'otplib';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { getMeta, type Db } from '../server/db.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { headingText, type ScreenWords } from '../tests/model/screen-words.ts';
 import { said, type Words } from '../tests/model/steps.ts';
 
@@ -151,11 +152,11 @@ export async function otherTab(context: BrowserContext, target: Target): Promise
 export async function storeFromOtherTab(context: BrowserContext, target: Target, session: StoredSession | null): Promise<void> {
   const page = await otherTab(context, target);
   await page.evaluate(
-    (value) => {
-      if (value === null) window.localStorage.removeItem('auth_token');
-      else window.localStorage.setItem('auth_token', value);
+    ([key, value]) => {
+      if (value === null) window.localStorage.removeItem(key);
+      else window.localStorage.setItem(key, value);
     },
-    session === null ? null : JSON.stringify(session),
+    [TOKEN_STORAGE_KEY, session === null ? null : JSON.stringify(session)] as const,
   );
   await page.close();
 }
