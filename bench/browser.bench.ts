@@ -45,14 +45,11 @@ import { dateRange } from '../src/domain/dates.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
 import { expectedDashboard, type Expected } from './browser/expected.ts';
 import { installProbe, NAME_SHIM, type InteractionTiming, type LongTask, type Seen, type Sight } from './browser/probe.ts';
-import { buildPage, buildPortalIfStale, DIST, makeTempRoot, signIn, startBareLogin, startSite } from './browser/site.ts';
+import { DIST } from '../scripts/dist.ts';
+import { buildPage, buildPortalIfStale, makeTempRoot, returningUserContext, signIn, startBareLogin, startSite } from './browser/site.ts';
+import { mark, median, ms, number, option, spread } from './report.ts';
 
 // --- Options and goals ----------------------------------------------------------------------
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 const count = (text: string) => Number(text.replace(/_/g, ''));
 const SIZES = (option('sizes') ?? '1000,10000,100000').split(',').map(count);
@@ -114,22 +111,6 @@ const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const CONTEXT = { viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: ZONE } as const;
 
 // --- Small helpers --------------------------------------------------------------------------
-
-const number = new Intl.NumberFormat('en-US');
-const ms = (value: number) => `${number.format(Math.round(value))} ms`;
-const mark = (met: boolean) => (met ? '✔' : '✘');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** Median and, with more than one run, the range: '812 ms (790–850)'. */
-function spread(values: number[]): string {
-  if (values.length < 2) return ms(median(values));
-  return `${ms(median(values))} (${number.format(Math.round(Math.min(...values)))}–${number.format(Math.round(Math.max(...values)))})`;
-}
 
 /** The longest task, the total blocking time (each task's time over 50 ms) and all long tasks' time among the tasks that ran in [from, to). */
 function blocking(tasks: LongTask[], from: number, to: number): { longest: number; blocked: number; longTasks: number } {
@@ -193,15 +174,6 @@ async function load(context: BrowserContext, url: string, sight: Sight, what: st
     await page.close().catch(() => {});
     throw error;
   }
-}
-
-async function returningUserContext(browser: Browser, origin: string, token: object): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    ...CONTEXT,
-    storageState: { cookies: [], origins: [{ origin, localStorage: [{ name: 'auth_token', value: JSON.stringify(token) }] }] },
-  });
-  await context.addInitScript({ content: NAME_SHIM });
-  return context;
 }
 
 interface Interaction {
@@ -364,7 +336,7 @@ async function benchSize(
     ];
     const context = new Map<string, BrowserContext>();
     for (const target of targets) {
-      const made = await returningUserContext(browser, target.origin, token);
+      const made = await returningUserContext(browser, target.origin, token, CONTEXT);
       contexts.push(made);
       context.set(target.name, made);
     }

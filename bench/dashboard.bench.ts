@@ -9,6 +9,7 @@ import type { DerivationInput } from '../src/domain/dashboard-model.ts';
 import { deriveDashboardReference } from '../src/domain/dashboard-reference.ts';
 import { floatPass } from './float-pass.ts';
 import { generateBenchData } from './generate.ts';
+import { median } from './report.ts';
 
 const WARM_UP = 5;
 const RUNS = 21;
@@ -25,12 +26,6 @@ const input: DerivationInput = {
   selectedDay: null,
   zone: data.zone,
 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 function time(run: () => unknown): number {
   const start = performance.now();

@@ -23,13 +23,9 @@ import { affiliateOptions } from '../src/components/affiliate-options.ts';
 import { filterOptions, prepareOptions } from '../src/components/combobox-search.ts';
 import { startServer } from '../server/index.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
-import { NAME_SHIM } from './browser/probe.ts';
-import { buildPortalIfStale, DIST, makeTempRoot, signIn } from './browser/site.ts';
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
+import { DIST } from '../scripts/dist.ts';
+import { buildPortalIfStale, makeTempRoot, returningUserContext, signIn } from './browser/site.ts';
+import { mark, median, ms, number, option, spread } from './report.ts';
 
 const AFFILIATES = Number((option('affiliates') ?? '5000').replace(/_/g, ''));
 const RUNS = Number(option('runs') ?? 5);
@@ -43,21 +39,6 @@ const GOAL_MS = 50;
 const TYPED = ['globetrotter lisbon', 'zurich', 'aff-4321'] as const;
 const OWN_VIEW = 'Own view (all affiliates)';
 const STEP_TIMEOUT_MS = 10_000;
-
-const number = new Intl.NumberFormat('en-US');
-const ms = (value: number) => `${number.format(Math.round(value))} ms`;
-const mark = (met: boolean) => (met ? '✔' : '✘');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-const spread = (values: number[]) =>
-  values.length < 2
-    ? ms(median(values))
-    : `${ms(median(values))} (${number.format(Math.round(Math.min(...values)))}–${number.format(Math.round(Math.max(...values)))})`;
 
 /** What the page must show: the list open with `setsize` options, those in the page matching `query` (null: every affiliate). */
 interface Wanted {
@@ -164,15 +145,7 @@ async function main() {
     const count = (query: string) => filterOptions(prepared, query).length;
     const all = count('');
 
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: 'en-US',
-      storageState: {
-        cookies: [],
-        origins: [{ origin: server.url, localStorage: [{ name: 'auth_token', value: JSON.stringify(token) }] }],
-      },
-    });
-    await context.addInitScript({ content: NAME_SHIM });
+    const context = await returningUserContext(browser, server.url, token, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await context.addInitScript(installViewAsProbe);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);

@@ -13,31 +13,36 @@
 // the session stored exactly when the path is not signed out.
 import type { BrowserContext } from 'playwright-core';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import type { AuthCallName } from '../machines/auth.actors.ts';
 import type { AuthEvent } from '../machines/auth.types.ts';
 import { messages } from '../src/api/client.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { completeForm } from '../tests/model/invite-paths.ts';
 import {
+  ACCESS_LIFETIME_MS,
   authAlertsOf,
-  authCallPaths,
   authControls,
   authScreensOf,
   authTexts,
   authWords,
   callOf,
   codeFormOf,
+  holdCalls,
   invokeIdOf,
   isAuthOutcome,
   isDelay,
   leaveControl,
   loginAccountOf,
+  otherCode,
   otherTabSession,
   outcomeFault,
+  REFRESH_CALL,
+  refusedTotpCode,
+  startedOutcome,
   type AuthOutcome,
   type OtherTabSession,
   type CodeForm,
 } from '../tests/model/auth-words.ts';
-import { invokesOf, type MachinePath } from '../tests/model/coverage.ts';
+import type { MachinePath } from '../tests/model/coverage.ts';
 import { dashboardControls, dashboardTexts } from '../tests/model/dashboard-words.ts';
 import { inviteControls } from '../tests/model/invite-words.ts';
 import { mergeScreens } from '../tests/model/screen-words.ts';
@@ -48,7 +53,6 @@ import {
   FIRST_SCREEN_TIMEOUT_MS,
   followLink,
   needAccount,
-  otherCode,
   outboxCodes,
   ownServer,
   QR_CHUNK,
@@ -56,16 +60,11 @@ import {
   storeFromOtherTab,
   totpCode,
   until,
-  wrongTotpCode,
   type Account,
   type Network,
   type StoredSession,
   type Target,
 } from './paths-browser.ts';
-
-const REFRESH_CALL = 'token/refresh/';
-/** The reference server's access token lifetime (its default). */
-const ACCESS_LIFETIME_MS = 5 * 60_000;
 
 export interface BrowserRun {
   context: BrowserContext;
@@ -94,35 +93,12 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
       {
         timeout: first ? FIRST_SCREEN_TIMEOUT_MS : undefined,
         also: async () => {
-          const stored = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+          const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
           const signedOut = snapshot.matches('signedOut');
           return (stored === null) === signedOut ? [] : [signedOut ? 'no session stored' : 'the session stored'];
         },
       },
     );
-
-  /** Holds every call the states from `steps[index]` up to the next user or session event start. */
-  function holdCalls(index: number) {
-    for (let at = index; at < steps.length && (at === index || isAuthOutcome(steps[at]!.event)); at += 1) {
-      const snapshot = steps[at]!.state;
-      for (const invoke of invokesOf(snapshot)) if (invoke.src in authCallPaths) network.hold(authCallPaths[invoke.src as AuthCallName]);
-      // The token refresh child refreshes an expired session at once.
-      if (snapshot.matches({ authenticated: 'restoring' })) network.hold(REFRESH_CALL);
-    }
-  }
-
-  /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
-  function startedOutcome(index: number): AuthOutcome | undefined {
-    const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
-    const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
-    for (const id of before) started.delete(id);
-    for (let at = index + 1; at < steps.length; at += 1) {
-      const { event } = steps[at]!;
-      if (!isAuthOutcome(event)) return undefined;
-      if (started.has(invokeIdOf(event))) return event;
-    }
-    return undefined;
-  }
 
   /** The resend wait counts on the page's clock, paused as it starts so that each step is one second. */
   async function pauseClock() {
@@ -191,12 +167,12 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
     if (form.state === 'totpSetup') {
       const secret = await manualKey();
       return refused
-        ? wrongTotpCode(secret)
+        ? refusedTotpCode(secret, Date.now())
         : totpCode(target, { username: `setup:${signedIn.username}`, password: '', totpSecret: secret });
     }
     if (form.state === 'totpVerification') {
       if (!signedIn.totpSecret) throw new StepSkipped(`needs the authenticator secret of ${signedIn.username}`);
-      return refused ? wrongTotpCode(signedIn.totpSecret) : totpCode(target, signedIn);
+      return refused ? refusedTotpCode(signedIn.totpSecret, Date.now()) : totpCode(target, signedIn);
     }
     const codes = await outboxCodes(target, signedIn.email);
     if (refused) return otherCode(codes);
@@ -262,7 +238,10 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
   }
 
   const storedAccess = () =>
-    page.evaluate(() => (JSON.parse(window.localStorage.getItem('auth_token') ?? 'null') as { access?: string } | null)?.access ?? null);
+    page.evaluate(
+      (key) => (JSON.parse(window.localStorage.getItem(key) ?? 'null') as { access?: string } | null)?.access ?? null,
+      TOKEN_STORAGE_KEY,
+    );
 
   async function refreshTokens(index: number) {
     const before = await storedAccess();
@@ -295,7 +274,7 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
   }
 
   async function perform(event: AuthEvent, from: AnyMachineSnapshot, index: number) {
-    const outcome = startedOutcome(index);
+    const outcome = startedOutcome(steps, index);
     switch (event.type) {
       case 'LOGIN.SUBMIT':
         return submitLogin(outcome);
@@ -349,7 +328,7 @@ export async function runAuthPath({ context, target, network, path, step }: Brow
           await pauseClock();
           await context.clock.runFor(1_000);
         } else {
-          holdCalls(index);
+          holdCalls(steps, index, (call) => network.hold(call));
           await perform(event as AuthEvent, from, index);
         }
         await check(state, event);

@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { ImpersonationEvent } from '../machines/impersonation.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { VIEW_AS_KEY } from '../src/domain/view-as-choice.ts';
 import { dashboardTexts } from '../tests/model/dashboard-words.ts';
 import {
@@ -97,11 +98,11 @@ export async function runImpersonationPath({ context, target, network, path, ste
     await page.goto(`${target.url}/affiliate/${family.outside}`);
     if (affiliateId === '') return;
     await page.evaluate(
-      ([key, chosen]) => {
-        const username = (JSON.parse(localStorage.getItem('auth_token') ?? '{}') as { username?: string }).username;
-        sessionStorage.setItem(key, JSON.stringify([username, chosen]));
+      ([tokenKey, viewAsKey, chosen]) => {
+        const username = (JSON.parse(localStorage.getItem(tokenKey) ?? '{}') as { username?: string }).username;
+        sessionStorage.setItem(viewAsKey, JSON.stringify([username, chosen]));
       },
-      [VIEW_AS_KEY, idOf(affiliateId)] as const,
+      [TOKEN_STORAGE_KEY, VIEW_AS_KEY, idOf(affiliateId)] as const,
     );
     await page.goto(`${target.url}/`);
   }

@@ -6,6 +6,7 @@
 // has the invite used meanwhile (the run's own server only).
 import type { AnyMachineSnapshot } from 'xstate';
 import type { InviteRegistrationEvent } from '../machines/invite-registration.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import type { RegistrationForm } from '../src/domain/registration.ts';
 import { invokesOf } from '../tests/model/coverage.ts';
 import type { InviteInvokeId, InviteOutcome } from '../tests/model/invite-paths.ts';
@@ -92,7 +93,7 @@ export async function runInvitePath({ context, target, network, path, step }: Br
         also: async () => {
           const problems: string[] = [];
           const at = new URL(page.url()).pathname;
-          const stored = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+          const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
           if (snapshot.matches('success')) {
             if (at !== '/') problems.push('the address /');
             if (!stored?.includes(`"username":"${typed.email.trim()}"`)) problems.push("the new account's session stored");

@@ -6,6 +6,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { generate } from 'otplib';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { getMeta, type Db } from '../server/db.ts';
+import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
 import { headingText, type ScreenWords } from '../tests/model/screen-words.ts';
 import { said, type Words } from '../tests/model/steps.ts';
 
@@ -89,20 +90,6 @@ export async function totpCode(target: Target, account: Account): Promise<string
   }
 }
 
-/** A six-digit code the server refuses for the secret now: none of the steps it accepts. */
-export async function wrongTotpCode(secret: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const accepted = await Promise.all([-1, 0, 1].map((offset) => generate({ secret, epoch: now + offset * TOTP_STEP_SECONDS })));
-  return otherCode(accepted);
-}
-
-/** A six-digit code that is none of `taken`. */
-export function otherCode(taken: readonly string[]): string {
-  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
-  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
-  return String(candidate).padStart(6, '0');
-}
-
 /** The codes e-mailed to the address, newest first. */
 export async function outboxCodes(target: Target, email: string | undefined): Promise<string[]> {
   if (!target.outbox || !email)
@@ -165,11 +152,11 @@ export async function otherTab(context: BrowserContext, target: Target): Promise
 export async function storeFromOtherTab(context: BrowserContext, target: Target, session: StoredSession | null): Promise<void> {
   const page = await otherTab(context, target);
   await page.evaluate(
-    (value) => {
-      if (value === null) window.localStorage.removeItem('auth_token');
-      else window.localStorage.setItem('auth_token', value);
+    ([key, value]) => {
+      if (value === null) window.localStorage.removeItem(key);
+      else window.localStorage.setItem(key, value);
     },
-    session === null ? null : JSON.stringify(session),
+    [TOKEN_STORAGE_KEY, session === null ? null : JSON.stringify(session)] as const,
   );
   await page.close();
 }

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { DEMO_ACCOUNTS, DEMO_INVITE_ID } from '../server/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
 import { suitePaths, generatePaths, type IdentifiedPath } from '../tests/model/paths.ts';
 import { personSteps, type PersonStep } from '../tests/model/steps.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
@@ -72,7 +72,7 @@ export function pathsToRun(
 const demoAccount = (username: string): Account => {
   const found = DEMO_ACCOUNTS.find((account) => account.username === username);
   if (!found) throw new Error(`No demo account ${username}`);
-  return { username: found.username, password: 'Portal-demo-2026', email: found.email, totpSecret: found.totpSecret };
+  return { username: found.username, password: DEMO_PASSWORD, email: found.email, totpSecret: found.totpSecret };
 };
 
 /** A reference server of the path's own: fresh demo data, a database of its own, a free port. */

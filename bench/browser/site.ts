@@ -11,29 +11,22 @@ import os from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { generate } from 'otplib';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
 import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
+import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
+import { buildIsStale, DIST } from '../../scripts/dist.ts';
+import { NAME_SHIM } from './probe.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-export const DIST = path.join(root, 'dist');
-const SOURCES = ['src', 'machines', 'index.html', 'vite.config.ts', 'package.json', 'public'];
 /** Long enough that no access token needs a refresh while the bench runs. */
 const ACCESS_LIFETIME_SECONDS = 3 * 60 * 60;
 
-function newestModification(entry: string): number {
-  if (!fs.existsSync(entry)) return 0;
-  const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestModification(path.join(entry, name))), stat.mtimeMs);
-}
-
-/** Builds dist/ when it is missing or older than the portal's sources; answers whether it built. */
+/** Builds dist/ when it is missing or older than the portal's sources (warnings only, on stderr); answers whether it built. */
 export function buildPortalIfStale(): boolean {
-  const built = path.join(DIST, 'index.html');
-  const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
-  if (builtAt > 0 && !SOURCES.some((source) => newestModification(path.join(root, source)) > builtAt)) return false;
+  if (!buildIsStale()) return false;
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,
@@ -113,6 +106,21 @@ export async function signIn(server: RunningServer, username = SEED_SIZE_ACCOUNT
   const partial = await post('token/', { username: account.username, password: DEMO_PASSWORD });
   const code = await generate({ secret: account.totpSecret, epoch: Math.floor(Date.now() / 1000) });
   return { username: account.username, ...(await post('token/verify/', { token: code }, partial.access)) };
+}
+
+/** A browser context (with `options`) of a returning user: `token` stored as the portal stores it, and the name shim in each page. */
+export async function returningUserContext(
+  browser: Browser,
+  origin: string,
+  token: object,
+  options: BrowserContextOptions,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...options,
+    storageState: { cookies: [], origins: [{ origin, localStorage: [{ name: TOKEN_STORAGE_KEY, value: JSON.stringify(token) }] }] },
+  });
+  await context.addInitScript({ content: NAME_SHIM });
+  return context;
 }
 
 export function makeTempRoot(): string {

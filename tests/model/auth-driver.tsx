@@ -37,35 +37,37 @@ import {
   type TestServer,
 } from '../utils/api-server.ts';
 import { renderWithSession, steerableServer, type RenderWithSessionResult } from '../utils/render-session.tsx';
-import type { AuthCallName } from '../../machines/auth.actors.ts';
 import { THROTTLED_SECONDS } from './auth-paths.ts';
 import { button, expectScreenOf, PORTAL_CONTENT, SCREEN_TIMEOUT_MS, storedAccess } from './auth-screens.ts';
 import {
+  ACCESS_LIFETIME_MS,
   authCallPaths,
   authControls,
   authTexts,
   callOf,
   codeFormOf,
+  holdCalls,
   invokeIdOf,
   isAuthOutcome,
   isDelay,
   leaveControl,
   loginAccountOf,
+  otherCode,
   outcomeFault,
+  REFRESH_CALL,
+  refusedTotpCode,
+  startedOutcome,
   type AuthOutcome,
   type CodeForm,
 } from './auth-words.ts';
-import { invokesOf, type MachinePath } from './coverage.ts';
+import type { MachinePath } from './coverage.ts';
 import { stateLabel } from './paths.ts';
 
-/** The reference server's access token lifetime (server/app.ts default, which createTestServer keeps). */
-const ACCESS_LIFETIME_MS = 5 * 60_000;
 const TOTP_STEP_MS = 30_000;
 
 // --- The calls behind the invokes (auth-words.ts names them) ---------------------------------
 
 const QR_LOADER = authCallPaths.generateQrCode;
-const REFRESH_CALL = 'token/refresh/';
 
 /** The QR code loader the session is given: each call waits until the path's outcome says. */
 function controllableQrCode() {
@@ -90,20 +92,6 @@ async function acceptedTotp(server: TestServer, secret: string, lastStep: number
   if (step > lastStep) return totpCode(secret, now);
   if (step + 1 > lastStep) return totpCode(secret, (step + 1) * TOTP_STEP_MS);
   throw new Error('No unused TOTP step; the path signs in too often');
-}
-
-/** A six-digit code that is none of `taken`. */
-function otherCode(taken: string[]): string {
-  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
-  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
-  return String(candidate).padStart(6, '0');
-}
-
-/** A TOTP code the server refuses now: none of the steps it accepts (one either way). */
-async function refusedTotp(server: TestServer, secret: string): Promise<string> {
-  const now = server.clock.now();
-  const accepted = await Promise.all([-1, 0, 1].map((offset) => totpCode(secret, now + offset * TOTP_STEP_MS)));
-  return otherCode(accepted);
 }
 
 // --- The driver -------------------------------------------------------------------------------
@@ -161,32 +149,6 @@ export function startAuthDriver(): AuthDriver {
     if (!releaseCall) throw new Error(`${call} is not held: the outcome step has no call to answer`);
     held.delete(call);
     releaseCall();
-  }
-
-  /**
-   * Holds every call that the states from `steps[index]` up to the next user or session event
-   * start: each is answered when its outcome step runs, or never (the path moves on without it).
-   */
-  function holdCalls(steps: MachinePath['steps'], index: number) {
-    for (let at = index; at < steps.length && (at === index || isAuthOutcome(steps[at]!.event)); at += 1) {
-      const snapshot = steps[at]!.state;
-      for (const invoke of invokesOf(snapshot)) if (invoke.src in authCallPaths) hold(authCallPaths[invoke.src as AuthCallName]);
-      // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
-      if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
-    }
-  }
-
-  /** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
-  function startedAuthOutcome(steps: MachinePath['steps'], index: number): AuthOutcome | undefined {
-    const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
-    const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
-    for (const id of before) started.delete(id);
-    for (let at = index + 1; at < steps.length; at += 1) {
-      const { event } = steps[at]!;
-      if (!isAuthOutcome(event)) return undefined;
-      if (started.has(invokeIdOf(event))) return event;
-    }
-    return undefined;
   }
 
   /**
@@ -269,8 +231,8 @@ export function startAuthDriver(): AuthDriver {
   /** A code the server refuses on this form now. */
   async function wrongCode(form: CodeForm): Promise<string> {
     if (!signedIn) throw new Error('A code is asked for, but nobody signed in in this path');
-    if (form.state === 'totpSetup') return refusedTotp(server, manualKey());
-    if (form.state === 'totpVerification') return refusedTotp(server, totpSecretOf(signedIn));
+    if (form.state === 'totpSetup') return refusedTotpCode(manualKey(), server.clock.now());
+    if (form.state === 'totpVerification') return refusedTotpCode(totpSecretOf(signedIn), server.clock.now());
     return otherCode(server.outbox(signedIn.email).map((mail) => mail.code ?? ''));
   }
 
@@ -462,8 +424,8 @@ export function startAuthDriver(): AuthDriver {
           } else if (isDelay(event)) {
             await secondPasses();
           } else {
-            holdCalls(steps, index);
-            await perform(event as AuthEvent, from, startedAuthOutcome(steps, index));
+            holdCalls(steps, index, hold);
+            await perform(event as AuthEvent, from, startedOutcome(steps, index));
           }
           await expectScreenOf(state);
         }

@@ -3,6 +3,7 @@
 // model-based suite (auth-screens.ts, auth-driver.tsx), `npm run paths -- --steps` and the
 // browser runner read them from here. A new state needs its screen below; a new event its words
 // in authWords.does: without them, the steps of its paths cannot be printed.
+import { generate } from 'otplib';
 import type { AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
 import type { AuthSnapshot } from '../../machines/auth.ts';
 import type { AuthCallName } from '../../machines/auth.actors.ts';
@@ -13,6 +14,7 @@ import type { TokenPair } from '../../src/api/schemas.ts';
 import { readClaims } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
 import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { invokesOf, type MachinePath } from './coverage.ts';
 import { eventNote } from './paths.ts';
 import { mergeScreens, screenName, screenSays, type ScreenWords } from './screen-words.ts';
 import { described, listed, NoWordsError, own, q, w, type MachineWords, type Quote, type Words } from './steps.ts';
@@ -349,6 +351,53 @@ export const authCallPaths: Record<AuthCallName, string> = {
 };
 /** What an invoke (by the id that names its outcomes) calls. */
 export const callOf = (invokeId: string) => authCallPaths[actorOf(invokeId)];
+/** A six-digit code that is none of `taken`. */
+export function otherCode(taken: readonly string[]): string {
+  let candidate = (Number(taken[0] ?? '0') + 500_000) % 1_000_000;
+  while (taken.includes(String(candidate).padStart(6, '0'))) candidate = (candidate + 1) % 1_000_000;
+  return String(candidate).padStart(6, '0');
+}
+
+const TOTP_STEP_SECONDS = 30;
+
+/** A six-digit code the server refuses for `secret` at `nowMs`: none of the steps it accepts (one either way). */
+export async function refusedTotpCode(secret: string, nowMs: number): Promise<string> {
+  const now = Math.floor(nowMs / 1000);
+  const accepted = await Promise.all([-1, 0, 1].map((offset) => generate({ secret, epoch: now + offset * TOTP_STEP_SECONDS })));
+  return otherCode(accepted);
+}
+
+/** The call the token refresh makes. */
+export const REFRESH_CALL = 'token/refresh/';
+/** The reference server's access token lifetime (server/app.ts default, which the test server keeps). */
+export const ACCESS_LIFETIME_MS = 5 * 60_000;
+
+/**
+ * Holds (with `hold`) every call that the states from `steps[index]` up to the next user or
+ * session event start: each is answered when its outcome step runs, or never (the path moves on
+ * without it).
+ */
+export function holdCalls(steps: MachinePath['steps'], index: number, hold: (call: string) => void): void {
+  for (let at = index; at < steps.length && (at === index || isAuthOutcome(steps[at]!.event)); at += 1) {
+    const snapshot = steps[at]!.state;
+    for (const invoke of invokesOf(snapshot)) if (invoke.src in authCallPaths) hold(authCallPaths[invoke.src as AuthCallName]);
+    // The token refresh child refreshes an expired session at once: its answer is TOKEN.REFRESHED.
+    if (snapshot.matches({ authenticated: 'restoring' })) hold(REFRESH_CALL);
+  }
+}
+
+/** What the call that `steps[index]` starts will answer, when an outcome step right after it says. */
+export function startedOutcome(steps: MachinePath['steps'], index: number): AuthOutcome | undefined {
+  const before = new Set(invokesOf(steps[index - 1]!.state).map((invoke) => invoke.id));
+  const started = new Set(invokesOf(steps[index]!.state).map((invoke) => invoke.id));
+  for (const id of before) started.delete(id);
+  for (let at = index + 1; at < steps.length; at += 1) {
+    const { event } = steps[at]!;
+    if (!isAuthOutcome(event)) return undefined;
+    if (started.has(invokeIdOf(event))) return event;
+  }
+  return undefined;
+}
 
 /** How each fault is arranged, said as the circumstance of the person's step. */
 const faultWords: Record<Exclude<Fault['kind'], 'refusedInput'>, (fault: Fault, call: string) => Words> = {

@@ -5,12 +5,10 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { TokenRefreshEvent } from '../../machines/token-refresh.ts';
 import { ApiError, isUnauthorizedError } from '../../src/api/client.ts';
-import { authTexts } from './auth-words.ts';
+import { authTexts, REFRESH_CALL } from './auth-words.ts';
 import { eventNote } from './paths.ts';
 import { REFRESH_DELAY_EVENT, RETRY_DELAY_EVENT } from './token-refresh-paths.ts';
 import { NoWordsError, q, w, type MachineWords, type Words } from './steps.ts';
-
-const REFRESH_CALL = 'token/refresh/';
 
 const isUnreachable = (error: unknown) => error instanceof ApiError && error.kind === 'network';
 
