@@ -1,7 +1,5 @@
-// The chart's grid and axes as plain SVG on nivo's scales, drawn as custom layers. nivo's own
-// layers run a spring per tick and grid line on every render, even with animation off (some
-// 40 ms per load); these draw the same lines and labels at once. Their colours come from the
-// page's theme through CSS (dashboard.css), so a change of system theme needs no new render.
+// The chart's grid and axes as plain SVG on nivo's scales, as custom layers: nivo's own run a
+// spring per tick on every render. Their colours follow the page's theme through CSS.
 import type { BarCustomLayerProps, BarDatum } from '@nivo/bar';
 import { createContext, use } from 'react';
 

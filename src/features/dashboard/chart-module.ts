@@ -1,5 +1,4 @@
-// The chart's code (@nivo, d3): a chunk of its own that /login never downloads, loaded as the
-// dashboard opens, while its data is on its way, so that the bars draw with the figures.
+// The chart's code (@nivo, d3): a chunk /login never downloads, loaded beside the dashboard's data.
 import { lazyModule } from '../../components/lazy-module.ts';
 
 export const chartModule = lazyModule(() => import('./daily-chart.tsx'));

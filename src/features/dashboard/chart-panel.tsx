@@ -1,10 +1,6 @@
-// The chart card: the title (month and year of the range's start), the Fees Chart / Sales Chart
-// selector (only when platform sales exist), a legend, the daily chart, and its values as a
-// visually hidden table for screen readers. Under it, on a phone, the selected day's card.
-//
-// The chart (@nivo, d3) is a chunk of its own (chart-module.ts), loaded beside the data: the
-// summary and tables do not wait for it, and /login never downloads it. Until it is there, a
-// loading line holds its place (no Suspense fallback, whose reveal React throttles).
+// The chart card: title, the Fees Chart / Sales Chart selector (with platform sales only), legend,
+// the daily chart and its values as a visually hidden table; on a phone, the selected day's card.
+// The chart (@nivo, d3) is a chunk of its own (chart-module.ts): the summary and tables do not wait.
 import { useId, useMemo } from 'react';
 import type { ChartMode } from '../../../machines/dashboard.ts';
 import { useLazyModule } from '../../components/lazy-module.ts';

@@ -1,6 +1,5 @@
-// The two charts' series: which slot field each stacked bar shows, in which colour (fees chart:
-// referral fees teal, connection fees pink; sales chart: direct sales teal, platform sales pink).
-// Shared by the chart panel (legend) and the lazily loaded chart.
+// The two charts' series and their colours: referral fees and direct sales teal, connection fees
+// and platform sales pink. Shared by the chart panel and the lazily loaded chart.
 import type { FeesDaySlot, SalesDaySlot } from '../../domain/dashboard-model.ts';
 import type { Money } from '../../domain/money.ts';
 

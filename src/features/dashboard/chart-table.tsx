@@ -1,6 +1,5 @@
-// The chart's values as a table for screen readers, visually hidden: a row per day of the chart
-// and a column per series, amounts formatted as everywhere else. It does not wait for the chart's
-// code, so it is there even when that fails to load.
+// The chart's values as a visually hidden table for screen readers, a row per day and a column per
+// series. It does not wait for the chart's code.
 import { formatMoney } from '../../domain/money.ts';
 import type { ChartModel } from './chart-series.ts';
 

@@ -1,11 +1,7 @@
-// The daily stacked bar chart with @nivo/bar. Bars are drawn by ChartBar, not nivo's default, to
-// control opacity and border (0.5 and 1, 0.8 and 3 for the selected day) and to make each bar a
-// labelled toggle button: '11/5 Referral Fees $12.34', selected with a click, Enter or Space.
-// Clicking empty chart space clears the day. The chart is one tab stop (a roving tabindex): the
-// arrow keys, Home and End move the focus between bars and Escape clears the day (chart-keys.ts).
-// The width is measured here (nivo's Responsive wrapper measures 0 in jsdom), before the chart
-// first renders. Nothing animates: bars are drawn where they belong, and a chart that is left goes
-// at once. The grid and axes are drawn on nivo's scales too (chart-axes.tsx), in the page theme's colours.
+// The daily stacked bar chart with @nivo/bar. Its bars (ChartBar) are labelled toggle buttons
+// ('11/5 Referral Fees $12.34') behind one tab stop, moved by the arrow keys, Home and End
+// (chart-keys.ts); Escape or a click on empty space clears the day. Nothing animates. The width is
+// measured here, since nivo's Responsive wrapper measures 0 in jsdom.
 import { Bar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
 import { createContext, use, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { formatMoney } from '../../domain/money.ts';

@@ -1,7 +1,6 @@
-// The dashboard's selectors, labelled 'Affiliate' and 'Date range': the affiliate, hidden when one
-// or no affiliate is available, a native <select> up to 20 affiliates and a searchable combobox
-// beyond; and the date mode, a native <select>, with two date inputs in custom mode. They only send what the user chose. Beside the date mode, the time zone
-// the days are counted in ('Days in Europe/Berlin'): the browser's, for the chart, tables and CSV.
+// The dashboard's selectors: 'Affiliate' (hidden with one affiliate or none; a native <select> up
+// to 20 affiliates, a searchable combobox beyond) and 'Date range' with two date inputs in custom
+// mode, beside the zone the days are counted in ('Days in Europe/Berlin'). They only send choices.
 import { useId, useMemo, useState } from 'react';
 import type { Affiliate } from '../../api/affiliates.ts';
 import { affiliateOptions } from '../../components/affiliate-options.ts';

@@ -1,13 +1,8 @@
 // The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The view renders the dashboard
-// machine's state (date mode, selected day, chart mode) and what the dashboard's data service (in a
-// Web Worker: data/use-dashboard.ts) derives for the machine's range; it sends what the user does
-// and does no arithmetic. One machine for the page: when the affiliate changes (the route, or the
-// header's 'View as Affiliate'), it hears AFFILIATE.CHANGED, which keeps the range and chart and
-// drops the day. The view is the URL's query (use-view-url.ts). While another range or day loads,
-// the last dashboard of the same affiliates stays on screen, faded; another affiliate's never
-// shows under this one's heading. Once a range's figures are on screen, each stat box's change
-// against the previous period follows. An affiliate's route waits for the affiliates: one that is
-// not among the user's gets its heading and a line that says so, and no data call.
+// machine's state and what the data service derives for its range (data/use-dashboard.ts), and
+// sends what the user does. An affiliate change (route or 'View as Affiliate') is AFFILIATE.CHANGED:
+// the range and chart stay, the day goes. The view is the URL's query (use-view-url.ts). While
+// another range or day loads, the same affiliates' last dashboard stays on screen, faded.
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';

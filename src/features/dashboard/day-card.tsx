@@ -1,7 +1,5 @@
-// The selected day on a phone, where the detail tables are hidden: a compact card under the
-// chart with that day's amounts of the charts' series, fees and sales (Platform Sales only where
-// platform sales exist, as in the summary), and a 'Clear day' button. From 768 px the tables
-// show the day, and the card is hidden (dashboard.css).
+// The selected day on a phone, where the detail tables are hidden (dashboard.css): the day's
+// amounts of the charts' series (Platform Sales only where they exist) and 'Clear day'.
 import { useId } from 'react';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
 import { formatMoney, type Money } from '../../domain/money.ts';

@@ -1,13 +1,7 @@
-// The detail tables, hidden on mobile (dashboard.css): Sales Details, Platform Sales, and
-// Connection Fee Details when fee items exist. Headings come from the model
-// ('Sales Details for Nov 5, 2026' with a day selected); amounts are formatted, never computed, here.
-// A day may have thousands of sales, all of them listed ("with a day all shown"): such a table
-// gets its rows in steps, one task each, so that the page answers while they are added, and the
-// browser skips laying it out while it is off screen (content-visibility).
-// Each table has a 'Download CSV' button under its heading: every row of the range or the
-// selected day, with the same columns (detail-columns.ts), written off the main thread.
-// Sales Details says under its heading how many direct sales it leaves out for lacking a policy
-// number or a traveller, and with a day selected has a 'Clear day' button beside its heading.
+// The detail tables (hidden on mobile): Sales Details, Platform Sales, and Connection Fee Details
+// when fee items exist, each with 'Download CSV' under its heading. Amounts are formatted, never
+// computed, here. A table of thousands of rows (a day's sales) gets them in steps, one task each,
+// so that the page answers meanwhile.
 import { startTransition, useEffect, useId, useState } from 'react';
 import { SALES_DETAILS_LIMIT, type Dashboard } from '../../domain/dashboard-model.ts';
 import {
@@ -50,18 +44,14 @@ function useRowsShown(rows: readonly unknown[]): number {
 }
 
 /** A cell as the table shows it: days as 'Nov 5, 2026', amounts in the currency. */
-function cellText(cell: Cell, currency: string): string {
-  switch (cell.kind) {
-    case 'text':
-      return cell.text;
-    case 'date':
-      return cell.label;
-    case 'count':
-      return String(cell.count);
-    case 'money':
-      return formatMoney(cell.money, currency);
-  }
-}
+const cellText = (cell: Cell, currency: string): string =>
+  cell.kind === 'text'
+    ? cell.text
+    : cell.kind === 'date'
+      ? cell.label
+      : cell.kind === 'count'
+        ? String(cell.count)
+        : formatMoney(cell.money, currency);
 
 /** Days stay on one line; counts and amounts are right-aligned. */
 const cellClass = (kind: Cell['kind']) => (kind === 'date' ? 'nowrap' : isNumeric(kind) ? 'numeric' : undefined);

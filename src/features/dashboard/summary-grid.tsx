@@ -1,10 +1,7 @@
-// The summary grid: a <dl>, each stat box a <div> with a <dt> label and a <dd> value. With platform
-// sales the first two boxes count direct sales only and two platform boxes follow.
-// Below the value, once known, the change against the previous period (docs/product-rules.md):
-// an arrow and the percentage for the eye, the words for screen readers. It sits outside the
-// <dd>, which keeps only the value, in a <p> hidden from screen readers (a definition list's
-// group may hold only terms and definitions, and the box has one definition: its value); the
-// <dd> is described by the words, which a screen reader reads after the value.
+// The summary grid: a <dl> of stat boxes (with platform sales, the first two count direct sales
+// and two platform boxes follow). Under a value, once known, its change against the previous
+// period, hidden from screen readers: the <dd> is described by its words instead, since a
+// definition list's group holds only terms and definitions.
 import { useId } from 'react';
 import type { DashboardStats } from '../../domain/dashboard-model.ts';
 import type { Change, ChangeStat, StatChanges } from '../../domain/period-change.ts';

@@ -1,6 +1,5 @@
-// The rendered width of an element, followed with a ResizeObserver. It is measured in a layout
-// effect, before the first paint, so that what depends on it renders once at the right width
-// (null until then). Where there is no layout (jsdom) it is `fallback`.
+// An element's rendered width, measured before the first paint and followed with a
+// ResizeObserver (null until measured; `fallback` where there is no layout, as in jsdom).
 import { useLayoutEffect, useRef, useState } from 'react';
 
 export function useElementWidth<E extends HTMLElement>(fallback: number) {

@@ -1,6 +1,5 @@
-// The local day the dashboard's ranges count from. A dashboard left open past midnight moves on
-// to the new day when the user next interacts with the page or the tab becomes visible again:
-// Last 30 days, Current Month and Previous Month then cover the new day, and their data is fetched.
+// The local day the ranges count from; past midnight it moves on at the next interaction or when
+// the tab is shown again, and the ranges' data is fetched for the new day.
 import { DateTime } from 'luxon';
 import { useSyncExternalStore } from 'react';
 

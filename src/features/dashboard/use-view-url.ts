@@ -1,10 +1,7 @@
-// The dashboard's view and the URL's query kept the same (src/domain/view-query.ts): a change the
-// user makes adds a history entry, so that Back and Forward step through them; consecutive changes
-// of the same custom day (a date input fires one per keystroke) share one entry. A URL the view
-// did not make (a link opened, Back, Forward) is shown; a bad value in it is corrected in place.
-// Another affiliate (`scope`: the route's, or the one viewed as) keeps the view, less its day, and
-// the URL follows it in place, unless its URL brings a view of its own (a link). The machine
-// decides what a view means; this only carries views between it and the address bar.
+// The dashboard's view and the URL's query kept the same (src/domain/view-query.ts). A user's
+// change adds a history entry (a custom day's keystrokes share one); a URL the view did not make
+// (a link, Back, Forward) is shown, a bad value corrected in place. Another affiliate (`scope`)
+// keeps the view, less its day, unless its URL brings a view of its own.
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { parseView, serialiseView, viewHref, type DashboardView } from '../../domain/view-query.ts';

@@ -1,7 +1,5 @@
-// The CSV export of a detail table: every row of the range (or of the selected day), written by
-// papaparse in the dashboard's worker, as UTF-8 text that starts with a byte order mark so that
-// spreadsheet programs read accents (see docs/product-rules.md, CSV export). papaparse is loaded
-// when the first file is asked for, never with the sign-in screens.
+// The CSV export of a detail table: every row of the range (or day), written by papaparse (loaded
+// with the first file) as UTF-8 with a byte order mark, so that spreadsheets read accents.
 import type { Dashboard } from '../../../domain/dashboard-model.ts';
 import type { DateRange } from '../../../domain/dates.ts';
 import {

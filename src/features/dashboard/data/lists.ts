@@ -1,6 +1,5 @@
-// GET payment_events/ and connection_fees/ for a range: its start and end are ISO date-times of
-// local day starts. The lists are read as they stream in (json-list.ts): at 100,000 events most of
-// the work is done when the last byte comes.
+// GET payment_events/ and connection_fees/ for a range (ISO date-times of local day starts), read
+// as they stream in (json-list.ts).
 import type { ApiClient } from '../../../api/client.ts';
 import { connectionFeeSchema, paymentEventSchema, type ConnectionFee, type PaymentEvent } from '../../../api/schemas.ts';
 import type { RangeQuery } from '../../../domain/dates.ts';

@@ -1,15 +1,9 @@
-// The dashboard's data service, in a Web Worker (dashboard.worker.ts; on the main thread where there
-// is none): it fetches a range's payment events and connection fees, reads and validates them as
-// they stream in, keeps them, and answers only what the page shows: the dashboard derived from
-// them (stat boxes, day slots, table rows), each stat box's change against the previous period,
-// and a table's CSV file. Parsing and deriving 100,000 events never blocks the page.
-// It owns the lists' lifetime (and the affiliates', which the page asks of it too), by the cache
-// rules of the rest of the portal's data: a list is fresh for 5 minutes after it was fetched, and
-// dropped 5 minutes after it was last used; a failed call keeps nothing, so the page's retry calls
-// again. The affiliates and the lists of every affiliate are asked for at once; the lists of one
-// affiliate only once the affiliates have it, so that no call goes out for an affiliate that is
-// not among the user's. Each ask brings the session's token and the affiliate viewed as; a
-// failure goes back as an outcome (wire.ts), a 401's status included.
+// The dashboard's data service, in a Web Worker (dashboard.worker.ts): it fetches and keeps a
+// range's payment events and connection fees and answers only what the page shows (the derived
+// dashboard, the stat boxes' changes, a table's CSV), so 100,000 events never block the page. It
+// owns the lists' lifetime by the portal's cache rules: fresh 5 minutes after the fetch, dropped 5
+// minutes after the last use, nothing kept of a failure. An affiliate's lists are asked for only
+// once the affiliates have it. Failures go back as outcomes (wire.ts).
 import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
 import { createApiClient } from '../../../api/client.ts';
 import type { ConnectionFee, PaymentEvent } from '../../../api/schemas.ts';
@@ -110,11 +104,7 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     return entry;
   }
 
-  /**
-   * What an ask derives from: its affiliates, then its lists (the payment events' failure before
-   * the fees'), filter, range and zone. One affiliate's lists are asked for once the affiliates
-   * have it.
-   */
+  /** What an ask derives from: its affiliates, then its lists (the payment events' failure first). */
   async function inputOf(ask: Omit<ViewAsk, 'selectedDay'>): Promise<{ input: Omit<DerivationInput, 'selectedDay'>; events: Held }> {
     const affiliates = list('affiliates', ask).items as Promise<Affiliate[]>;
     if (ask.affiliateFilter !== null && !(await affiliates).some((affiliate) => affiliate.id === ask.affiliateFilter))
@@ -174,10 +164,7 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
   };
 }
 
-/**
- * A selected day changes only the tables: they are derived from that day's items alone, against
- * the overview's stat boxes and day slots.
- */
+/** A selected day changes only the tables: derived from that day's items alone. */
 function withDay(overview: Overview, input: Omit<DerivationInput, 'selectedDay'>, selectedDay: string): Dashboard {
   overview.days ??= (() => {
     const index = new DayIndex(input.range);

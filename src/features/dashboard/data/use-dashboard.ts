@@ -1,12 +1,7 @@
-// The dashboard's data, as the page asks for it: useDashboard. The data service (service.ts) runs
-// in a Web Worker, which fetches, reads and keeps the lists and derives what the page shows; SWR
-// keeps what it answers (the affiliates, the dashboard of a view, each stat box's change) under
-// the view's keys (range, affiliate viewed as, affiliate, day) by the portal's cache rules
-// (src/api/swr.ts: fresh for 5 minutes, 3 retries of network failures and 5xx). The session stays
-// the one authority on tokens: each ask goes out with the token it gives (refreshed first when
-// about to expire), and a 401 ends it, as for any call of the API client. Without Worker (unit
-// tests under jsdom), or with a fetch of its own (tests), the same service runs on the main
-// thread; so it does where the worker's script cannot start.
+// The dashboard's data as the page asks for it (useDashboard). The data service (service.ts) runs
+// in a Web Worker, or on the main thread without one (jsdom, a fetch of the tests' own, a worker
+// script that cannot start). SWR keeps its answers under the view's keys by the portal's cache
+// rules (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
 import { DateTime } from 'luxon';
 import { useMemo } from 'react';
@@ -72,20 +67,7 @@ function inWorker(): DashboardService & { end(): void } {
   };
 }
 
-interface DashboardData {
-  /**
-   * When the part of a range that has passed is measured, for its previous period: once for every
-   * view of it (each affiliate, each day: the same previous period, its lists from the cache), and
-   * again once its lists would be fetched anew.
-   */
-  measuredAt(range: RangeQuery): number;
-  affiliates(ask: Record<string, never>, impersonated: string | null): Promise<Affiliate[]>;
-  view(ask: Omit<ViewAsk, keyof CallScope>, impersonated: string | null): Promise<Dashboard>;
-  change(ask: Omit<ChangeAsk, keyof CallScope>, impersonated: string | null): Promise<StatChanges>;
-  csv(ask: Omit<CsvAsk, keyof CallScope>, impersonated: string | null): Promise<CsvFile>;
-}
-
-function createDashboardData(calls: SessionCalls): DashboardData & { end(): void } {
+function createDashboardData(calls: SessionCalls) {
   // Workers fetch with their own global fetch: a fetch of the session's own (tests) keeps the
   // service on the main thread. In a worker a relative base would resolve against its script's URL.
   const worker = calls.fetch === undefined && typeof Worker !== 'undefined';
@@ -95,16 +77,17 @@ function createDashboardData(calls: SessionCalls): DashboardData & { end(): void
 
   /** An ask with the token the session gives now; a 401 ends the session it belongs to. */
   const ask =
-    <A, T>(run: (service: DashboardService, asked: A & CallScope) => Promise<Outcome<T>>) =>
-    async (asked: A, impersonated: string | null): Promise<T> => {
+    <A extends CallScope, T>(run: (service: DashboardService, asked: A) => Promise<Outcome<T>>) =>
+    async (asked: Omit<A, keyof CallScope>, impersonated: string | null): Promise<T> => {
       const token = await calls.accessToken();
-      const outcome = await run(await service(), { ...asked, baseUrl, token, impersonated });
+      const outcome = await run(await service(), { ...asked, baseUrl, token, impersonated } as A);
       if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);
       return unwrap(outcome);
     };
   const measured = new Map<string, number>();
   return {
-    measuredAt({ start, end }) {
+    /** When the passed part of a range is measured, for its previous period: once per range while its lists are fresh. */
+    measuredAt({ start, end }: RangeQuery): number {
       const key = `${start} ${end}`;
       const now = Date.now();
       const at = measured.get(key);
@@ -126,7 +109,7 @@ const perSession = new WeakMap<Session, ReturnType<typeof createDashboardData>>(
  * One service (one worker) per sign-in: it ends with the sign-in (Logout, a 401, another user),
  * so that whoever signs in next on the tab, the same user included, never gets its lists.
  */
-function dashboardData(session: Session): DashboardData {
+function dashboardData(session: Session) {
   let data = perSession.get(session);
   if (!data) {
     const user = selectUserKey(session.auth.getSnapshot());

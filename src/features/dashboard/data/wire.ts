@@ -1,7 +1,5 @@
-// What crosses between the dashboard's worker and the main thread: an answer, or the error a call
-// ended in. Errors are sent as plain data and rebuilt on the main thread as the same ApiError the
-// API client throws, so the dashboard shows the same texts ('HTTP Error: 500: Internal Server
-// Error') and the cache retries the same failures (network, 5xx) wherever the call ran.
+// What crosses between the worker and the page: an answer, or its error as plain data, rebuilt on
+// the page as the ApiError the client throws, so the texts and the retries are the same.
 import { ApiError, type ErrorKind } from '../../../api/client.ts';
 
 export interface WireError {
