@@ -208,8 +208,6 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const byDay = useMemo(() => new Map(days.map((day) => [day.day, day])), [days]);
   const data = useMemo(() => days.map((day): BarDatum => ({ day: day.day })), [days]);
   const { segments, min, max } = useMemo(() => stackSegments(model), [model]);
-  const colors = useMemo(() => new Map(series.map((serie) => [serie.name, serie.color])), [series]);
-  const lines = useMemo(() => new Map(series.map((serie) => [serie.name, serie.line])), [series]);
   const drawn = useMemo(() => days.map((day) => day.amounts.map((amount) => amount.micro !== 0)), [days]);
   const tabStop = useMemo(() => {
     const at = (day: string, name: string | undefined) =>
@@ -283,7 +281,6 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
               groupMode="stacked"
               margin={margin}
               padding={days.length > 45 ? 0.15 : 0.25}
-              colors={({ id }) => colors.get(String(id)) ?? '#9aa5b1'}
               layers={layers}
               enableLabel={false}
               isInteractive={false}
@@ -304,7 +301,7 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
         <div className="daily-chart__tooltip" aria-hidden="true" style={{ left: Math.min(Math.max(tip.x, 90), width - 90), top: tip.y }}>
           <span className="daily-chart__tooltip-date">{tipDay.date}</span>
           <span>
-            <span className={`chart-swatch ${lines.get(tip.series) ?? ''}`} />
+            <span className={`chart-swatch ${series.find((serie) => serie.name === tip.series)?.line ?? ''}`} />
             {tip.series}: <strong>{amountOf(tip.day, tip.series)}</strong>
           </span>
         </div>
