@@ -3,7 +3,7 @@
 // (the suite fails a test on any violation), it makes the default range's calls, once each, and
 // once the figures show, its previous period's (for the stat boxes' change) once each; a 401 on
 // one of them ends the session, and a 5xx is retried (1, 2, 4 s) before its error shows, with
-// today's text.
+// today's text. Where the worker's script cannot load, the page does the work itself.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkScreen } from './checks.ts';
@@ -113,6 +113,19 @@ describe("the dashboard's data worker", () => {
       p.getByRole('heading', { level: 2, name: /^Sales Details for / }),
       `the day's Sales Details after clicking '${label}'`,
     );
+  });
+
+  it('shows the figures and the chart without the worker when its script cannot load', async () => {
+    const { p } = await newTab((context) =>
+      context.route(/\/assets\/dashboard\.worker-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: '' })),
+    );
+    await expectVisible(p, SCREEN, statValues(p).first(), 'the stat boxes', 15_000);
+    await expectVisible(p, SCREEN, p.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart bars', 15_000);
+    await step(p, SCREEN, "the default range's calls made by the page, and no worker running", async () => {
+      const { page } = await resourcesAsked(p);
+      expect(page.filter((entry) => /^\/api\/v2\/(payment_events|connection_fees)\//.test(entry.path)).length).toBeGreaterThanOrEqual(2);
+      expect(p.workers()).toEqual([]);
+    });
   });
 
   it('ends the session when the API answers one of its calls 401', async () => {
