@@ -11,9 +11,9 @@ import { notJson, validated } from '../../../api/client.ts';
 /** A quarter of a megabyte of text per JSON.parse: the first batch is read while the rest arrives, the last is short. */
 const BATCH_CHARS = 1 << 18;
 
-/** The separator before each item of a list of objects written compactly ('{"id":' starts the first); null for any other list. */
-function itemSeparator(firstItem: string): string | null {
-  const key = /^\s*\{"([^"\\]*)":/.exec(firstItem)?.[1];
+/** The separator before each item of a list of objects written compactly ('[{"id":' starts the body); null for any other body. */
+function itemSeparator(body: string): string | null {
+  const key = /^\s*\[\s*\{"([^"\\]*)":/.exec(body)?.[1];
   return key === undefined ? null : `,{"${key}":`;
 }
 
@@ -26,9 +26,10 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
   const items: T[] = [];
   /** Every piece of text, should the body be read whole after all. */
   const pieces: string[] = [];
-  /** The text not parsed yet, from just after the array's '[' or a comma between items; null once the body is to be read whole. */
+  /** The text not parsed yet, from the body's start or a comma between items; null once the body is to be read whole. */
   let pending: string | null = '';
-  let opened = false;
+  /** What makes the pending text a list: nothing at the body's start, then an opening bracket. */
+  let before = '';
   /** The items' separator, once the first batch is in. */
   let separator: string | null | undefined;
 
@@ -41,16 +42,6 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
     pieces.push(piece);
     if (pending === null) return;
     pending += piece;
-    if (!opened) {
-      const start = pending.search(/\S/);
-      if (start < 0) return;
-      if (pending[start] !== '[') {
-        pending = null;
-        return;
-      }
-      opened = true;
-      pending = pending.slice(start + 1);
-    }
     if (pending.length < BATCH_CHARS) return;
     separator ??= itemSeparator(pending);
     const cut = separator === null ? -1 : pending.lastIndexOf(separator);
@@ -60,8 +51,9 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
       return;
     }
     try {
-      keep(`[${pending.slice(0, cut)}]`);
+      keep(`${before}${pending.slice(0, cut)}]`);
       pending = pending.slice(cut + 1);
+      before = '[';
     } catch {
       // Not JSON, an item of the wrong shape or a cut inside an item: the whole body decides.
       pending = null;
@@ -79,10 +71,10 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
     // The body was cut off (or its read aborted): as response.json() would fail.
     throw notJson(path, response);
   }
-  if (pending !== null && opened) {
+  if (pending !== null) {
     try {
       // The last items and the closing bracket, if the body is the list it should be.
-      keep(`[${pending}`);
+      keep(before + pending);
       return items;
     } catch {
       // Read whole below, for the error the whole body gives.
