@@ -33,13 +33,16 @@ interface ShownDashboard {
   dashboard: Dashboard;
 }
 
+/** Runs an ask on the service. */
+type Runner = <T>(ask: (service: DashboardService) => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+
 const inProcess = (fetch: typeof globalThis.fetch | undefined): Promise<DashboardService> =>
   import('./service.ts').then(({ createDashboardService }) => createDashboardService({ fetch }));
 
 /** The service in a worker, or on the main thread once the worker fails to start (its script blocked or not found). */
-function inWorker(): DashboardService & { end(): void } {
+function inWorker(): { run: Runner; end(): void } {
   const worker = new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module' });
-  const remote = wrap<DashboardService>(worker);
+  const remote = wrap<DashboardService>(worker) as unknown as DashboardService;
   let answered = false;
   const fallback = new Promise<DashboardService>((resolve) =>
     worker.addEventListener('error', () => {
@@ -48,22 +51,16 @@ function inWorker(): DashboardService & { end(): void } {
       resolve(inProcess(undefined));
     }),
   );
-  const either =
-    <A, T>(ask: (service: DashboardService, asked: A) => Promise<Outcome<T>>) =>
-    (asked: A): Promise<Outcome<T>> =>
+  return {
+    end: () => worker.terminate(),
+    run: (ask) =>
       Promise.race([
-        ask(remote as unknown as DashboardService, asked).then((outcome) => {
+        ask(remote).then((outcome) => {
           answered = true;
           return outcome;
         }),
-        fallback.then((service) => ask(service, asked)),
-      ]);
-  return {
-    end: () => worker.terminate(),
-    affiliates: either((service, asked: CallScope) => service.affiliates(asked)),
-    view: either((service, asked: ViewAsk) => service.view(asked)),
-    change: either((service, asked: ChangeAsk) => service.change(asked)),
-    csv: either((service, asked: CsvAsk) => service.csv(asked)),
+        fallback.then(ask),
+      ]),
   };
 }
 
@@ -71,8 +68,9 @@ function createDashboardData(calls: SessionCalls) {
   // Workers fetch with their own global fetch: a fetch of the session's own (tests) keeps the
   // service on the main thread. In a worker a relative base would resolve against its script's URL.
   const worker = calls.fetch === undefined && typeof Worker !== 'undefined';
-  let started: Promise<DashboardService & { end?: () => void }> | null = null;
-  const service = () => (started ??= worker ? Promise.resolve(inWorker()) : inProcess(calls.fetch));
+  let started: Promise<{ run: Runner; end?: () => void }> | null = null;
+  const service = () =>
+    (started ??= worker ? Promise.resolve(inWorker()) : inProcess(calls.fetch).then((running) => ({ run: (ask) => ask(running) })));
   const baseUrl = worker ? new URL(calls.baseUrl, document.baseURI).href : calls.baseUrl;
 
   /** An ask with the token the session gives now; a 401 ends the session it belongs to. */
@@ -80,7 +78,8 @@ function createDashboardData(calls: SessionCalls) {
     <A extends CallScope, T>(run: (service: DashboardService, asked: A) => Promise<Outcome<T>>) =>
     async (asked: Omit<A, keyof CallScope>, impersonated: string | null): Promise<T> => {
       const token = await calls.accessToken();
-      const outcome = await run(await service(), { ...asked, baseUrl, token, impersonated } as A);
+      const scoped = { ...asked, baseUrl, token, impersonated } as A;
+      const outcome = await (await service()).run((running) => run(running, scoped));
       if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);
       return unwrap(outcome);
     };
