@@ -116,9 +116,9 @@ describe("the dashboard's data worker", () => {
   });
 
   it('shows the figures and the chart without the worker when its script cannot load', async () => {
-    const { p } = await newTab((context) =>
-      context.route(/\/assets\/dashboard\.worker-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: '' })),
-    );
+    const { p } = await newTab(async (context) => {
+      await context.route(/\/assets\/dashboard\.worker-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+    });
     await expectVisible(p, SCREEN, statValues(p).first(), 'the stat boxes', 15_000);
     await expectVisible(p, SCREEN, p.getByRole('button', { name: / Referral Fees / }).first(), 'the Fees Chart bars', 15_000);
     await step(p, SCREEN, "the default range's calls made by the page, and no worker running", async () => {
