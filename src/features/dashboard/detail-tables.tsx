@@ -44,14 +44,18 @@ function useRowsShown(rows: readonly unknown[]): number {
 }
 
 /** A cell as the table shows it: days as 'Nov 5, 2026', amounts in the currency. */
-const cellText = (cell: Cell, currency: string): string =>
-  cell.kind === 'text'
-    ? cell.text
-    : cell.kind === 'date'
-      ? cell.label
-      : cell.kind === 'count'
-        ? String(cell.count)
-        : formatMoney(cell.money, currency);
+function cellText(cell: Cell, currency: string): string {
+  switch (cell.kind) {
+    case 'text':
+      return cell.text;
+    case 'date':
+      return cell.label;
+    case 'count':
+      return String(cell.count);
+    case 'money':
+      return formatMoney(cell.money, currency);
+  }
+}
 
 /** Days stay on one line; counts and amounts are right-aligned. */
 const cellClass = (kind: Cell['kind']) => (kind === 'date' ? 'nowrap' : isNumeric(kind) ? 'numeric' : undefined);
