@@ -5,12 +5,12 @@
 // minutes after the last use, nothing kept of a failure. An affiliate's lists are asked for only
 // once the affiliates have it. Failures go back as outcomes (wire.ts).
 import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
-import { createApiClient } from '../../../api/client.ts';
-import type { ConnectionFee, PaymentEvent } from '../../../api/schemas.ts';
+import { createApiClient, type ApiClient } from '../../../api/client.ts';
+import type { PaymentEvent } from '../../../api/schemas.ts';
 import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { deriveDashboard } from '../../../domain/dashboard.ts';
 import type { Dashboard, DerivationInput, DashboardStats } from '../../../domain/dashboard-model.ts';
-import { DayIndex, parseInstant, rangeOfQuery, type RangeQuery } from '../../../domain/dates.ts';
+import { DayIndex, rangeOfQuery, type RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import { createdWithin, statChanges, type StatChanges } from '../../../domain/period-change.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
@@ -49,8 +49,6 @@ export interface DashboardService {
   csv(ask: CsvAsk): Promise<Outcome<CsvFile>>;
 }
 
-type Items = readonly PaymentEvent[] | readonly ConnectionFee[] | Affiliate[];
-
 /** The whole range's dashboard of a pair of lists, and the day each item falls on: a selected day is answered from it. */
 interface Overview {
   key: string;
@@ -58,8 +56,8 @@ interface Overview {
   days: { index: DayIndex; events: Int32Array; fees: Int32Array } | null;
 }
 
-interface Held {
-  items: Promise<Items>;
+interface Held<T> {
+  items: Promise<T>;
   fetchedAt: number;
   usedAt: number;
   /** The last overview derived with this list as its payment events. */
@@ -68,7 +66,7 @@ interface Held {
 
 export function createDashboardService(options: { fetch?: typeof fetch; now?: () => number } = {}): DashboardService {
   const now = options.now ?? Date.now;
-  const held = new Map<string, Held>();
+  const held = new Map<string, Held<unknown>>();
   let sweep: ReturnType<typeof setTimeout> | null = null;
 
   /** Lists not used for 5 minutes go. */
@@ -80,20 +78,15 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     }, GC_TIME_MS);
   }
 
-  /** A list as the API answers it for this scope: the one held while fresh, else fetched. */
-  function list(name: 'affiliates' | 'payment_events' | 'connection_fees', scope: CallScope, range?: RangeQuery): Held {
+  /** A list as the API answers it for this scope (`name` and its range): the one held while fresh, else fetched. */
+  function list<T>(name: readonly unknown[], scope: CallScope, fetchWith: (client: ApiClient) => Promise<T>): Held<T> {
     const { baseUrl, token, impersonated } = scope;
-    const key = JSON.stringify([name, range?.start, range?.end, impersonated]);
-    let entry = held.get(key);
+    const key = JSON.stringify([...name, impersonated]);
+    let entry = held.get(key) as Held<T> | undefined;
     if (!entry || now() - entry.fetchedAt >= STALE_TIME_MS) {
       const client = createApiClient({ baseUrl, fetch: options.fetch, getAccessToken: () => token, getImpersonatedAffiliate: () => impersonated });
-      const fetching: Promise<Items> =
-        name === 'affiliates'
-          ? fetchAffiliates(client)
-          : name === 'payment_events'
-            ? fetchPaymentEvents(client, range!)
-            : fetchConnectionFees(client, range!);
-      const fresh: Held = { items: fetching, fetchedAt: now(), usedAt: now() };
+      const fetching = fetchWith(client);
+      const fresh: Held<T> = { items: fetching, fetchedAt: now(), usedAt: now() };
       held.set(key, fresh);
       // A failure keeps nothing: the next ask calls again.
       fetching.catch(() => held.get(key) === fresh && held.delete(key));
@@ -105,19 +98,22 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
   }
 
   /** What an ask derives from: its affiliates, then its lists (the payment events' failure first). */
-  async function inputOf(ask: Omit<ViewAsk, 'selectedDay'>): Promise<{ input: Omit<DerivationInput, 'selectedDay'>; events: Held }> {
-    const affiliates = list('affiliates', ask).items as Promise<Affiliate[]>;
+  async function inputOf(
+    ask: Omit<ViewAsk, 'selectedDay'>,
+  ): Promise<{ input: Omit<DerivationInput, 'selectedDay'>; events: Held<PaymentEvent[]> }> {
+    const affiliates = list(['affiliates'], ask, fetchAffiliates).items;
     if (ask.affiliateFilter !== null && !(await affiliates).some((affiliate) => affiliate.id === ask.affiliateFilter))
       throw new Error(`There is no affiliate ${ask.affiliateFilter} among yours.`);
-    const events = list('payment_events', ask, ask.range);
-    const fees = list('connection_fees', ask, ask.range);
+    const { range } = ask;
+    const events = list(['payment_events', range.start, range.end], ask, (client) => fetchPaymentEvents(client, range));
+    const fees = list(['connection_fees', range.start, range.end], ask, (client) => fetchConnectionFees(client, range));
     const eventItems = await events.items;
     const feeItems = await fees.items;
     return {
       events,
       input: {
-        events: eventItems as readonly PaymentEvent[],
-        fees: feeItems as readonly ConnectionFee[],
+        events: eventItems,
+        fees: feeItems,
         affiliates: await affiliates,
         affiliateFilter: ask.affiliateFilter,
         range: rangeOfQuery(ask.range),
@@ -134,7 +130,7 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
   }
 
   return {
-    affiliates: (scope) => settle(() => list('affiliates', scope).items as Promise<Affiliate[]>),
+    affiliates: (scope) => settle(() => list(['affiliates'], scope, fetchAffiliates).items),
     view: (ask) => settle(() => viewOf(ask)),
 
     change: (ask) =>
@@ -190,6 +186,6 @@ function withDay(overview: Overview, input: Omit<DerivationInput, 'selectedDay'>
 /** The day slot of each item (-1 outside the range). */
 function slotsOf(items: readonly { created: string }[], index: DayIndex): Int32Array {
   const slots = new Int32Array(items.length);
-  for (let i = 0; i < items.length; i++) slots[i] = index.slotOf(parseInstant(items[i]!.created));
+  for (let i = 0; i < items.length; i++) slots[i] = index.slotOfIso(items[i]!.created);
   return slots;
 }
