@@ -4,9 +4,10 @@
 // rules (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
 import { DateTime } from 'luxon';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
+import { isUnauthorizedError } from '../../../api/client.ts';
 import type { Dashboard } from '../../../domain/dashboard-model.ts';
 import { STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { previousPeriod, rangeOfQuery, toQuery, type RangeQuery } from '../../../domain/dates.ts';
@@ -27,9 +28,11 @@ export interface DashboardQuery {
   selectedDay: string | null;
 }
 
-/** A dashboard with the query it was derived for. */
+/** A dashboard with the query (and its key) and affiliate viewed as it was derived for. */
 interface ShownDashboard {
   query: DashboardQuery;
+  key: string;
+  impersonated: string | null;
   dashboard: Dashboard;
 }
 
@@ -44,17 +47,22 @@ function inWorker(): { run: Runner; end(): void } {
   const worker = new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module' });
   const remote = wrap<DashboardService>(worker) as unknown as DashboardService;
   let answered = false;
+  let failed = false;
   const fallback = new Promise<DashboardService>((resolve) =>
     worker.addEventListener('error', () => {
       if (answered) return;
+      failed = true;
       worker.terminate();
       resolve(inProcess(undefined));
     }),
   );
   return {
     end: () => worker.terminate(),
+    // Once the worker has failed, nothing more is posted to it.
     run: (ask) =>
-      Promise.race([
+      failed
+        ? fallback.then(ask)
+        : Promise.race([
         ask(remote).then((outcome) => {
           answered = true;
           return outcome;
@@ -80,7 +88,7 @@ function createDashboardData(calls: SessionCalls) {
       const token = await calls.accessToken();
       const scoped = { ...asked, baseUrl, token, impersonated } as A;
       const outcome = await (await service()).run((running) => run(running, scoped));
-      if (!outcome.ok && outcome.error.api?.kind === 'http' && outcome.error.api.status === 401) calls.unauthorized(token);
+      if (!outcome.ok && isUnauthorizedError(outcome.error.api)) calls.unauthorized(token);
       return unwrap(outcome);
     };
   const measured = new Map<string, number>();
@@ -124,7 +132,7 @@ function dashboardData(session: Session) {
   return data;
 }
 
-/** The affiliates the user (or the affiliate viewed as) may see: the same cache entry as the header's (useAffiliates). */
+/** The affiliates the user (or the affiliate viewed as) may see: the same cache entry as the reports page's (useAffiliates). */
 export function useDashboardAffiliates(session: Session, impersonated: string | null) {
   const data = dashboardData(session);
   return useSWR<Affiliate[], Error>(['affiliates', impersonated], () => data.affiliates({}, impersonated));
@@ -142,17 +150,18 @@ const keyOf = (query: DashboardQuery, impersonated: string | null) =>
 export function useDashboard(session: Session, query: DashboardQuery | null, impersonated: string | null) {
   const data = dashboardData(session);
   const key = query && keyOf(query, impersonated);
-  const view = useSWR<ShownDashboard & { key: string; impersonated: string | null }, Error>(
+  const view = useSWR<ShownDashboard, Error>(
     key,
     async () => ({ query: query!, impersonated, key: JSON.stringify(key), dashboard: await data.view(query!, impersonated) }),
     // Compared by identity: hashing a whole dashboard would cost the page what the worker saves.
     { keepPreviousData: true, compare: (a, b) => a === b },
   );
-  const own = key !== null && view.data?.key === JSON.stringify(key) ? view.data : null;
-  // The same affiliates' figures: only the range or the day differs.
-  const kept =
+  // The same affiliates' figures (only the range or the day may differ), and the query's own among them.
+  const shown =
     view.data && query && view.data.impersonated === impersonated && view.data.query.affiliateFilter === query.affiliateFilter ? view.data : null;
-  const shown = own ?? kept;
+  const own = shown?.key === JSON.stringify(key) ? shown : null;
+  const { mutate } = view;
+  const retry = useCallback(() => void mutate(), [mutate]);
 
   const previous = useMemo(() => {
     const period = shown && previousPeriod(rangeOfQuery(shown.query.range), DateTime.fromMillis(data.measuredAt(shown.query.range)));
@@ -172,7 +181,7 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
     /** The view's failure: a call's (the payment events' before the fees'), or the derivation's. */
     error: view.error,
     isValidating: view.isValidating,
-    retry: () => void view.mutate(),
+    retry,
     changes: changes.error === undefined ? (changes.data ?? null) : null,
     /** A detail table's CSV file, once the query's own dashboard is shown. */
     csv:
