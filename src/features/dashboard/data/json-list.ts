@@ -26,10 +26,8 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
   const items: T[] = [];
   /** Every piece of text, should the body be read whole after all. */
   const pieces: string[] = [];
-  /** The text not parsed yet, from the body's start or a comma between items; null once the body is to be read whole. */
+  /** The text not parsed yet, as a list: the body's start, then an opening bracket and the items after a cut; null once the body is to be read whole. */
   let pending: string | null = '';
-  /** What makes the pending text a list: nothing at the body's start, then an opening bracket. */
-  let before = '';
   /** The items' separator, once the first batch is in. */
   let separator: string | null | undefined;
 
@@ -51,9 +49,8 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
       return;
     }
     try {
-      keep(`${before}${pending.slice(0, cut)}]`);
-      pending = pending.slice(cut + 1);
-      before = '[';
+      keep(`${pending.slice(0, cut)}]`);
+      pending = `[${pending.slice(cut + 1)}`;
     } catch {
       // Not JSON, an item of the wrong shape or a cut inside an item: the whole body decides.
       pending = null;
@@ -74,7 +71,7 @@ export async function readJsonList<T>(path: string, response: Response, item: z.
   if (pending !== null) {
     try {
       // The last items and the closing bracket, if the body is the list it should be.
-      keep(before + pending);
+      keep(pending);
       return items;
     } catch {
       // Read whole below, for the error the whole body gives.
