@@ -7,6 +7,7 @@ import { generate } from 'otplib';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { getMeta, type Db } from '../server/db.ts';
 import { TOKEN_STORAGE_KEY } from '../src/domain/auth-token.ts';
+import { TOTP_STEP_SECONDS } from '../tests/model/auth-words.ts';
 import { headingText, type ScreenWords } from '../tests/model/screen-words.ts';
 import { said, type Words } from '../tests/model/steps.ts';
 
@@ -73,7 +74,6 @@ export const accountVariables: Record<keyof Target['accounts'], string> = {
   superuser: 'set PATHS_SUPERUSER_USERNAME, PATHS_SUPERUSER_PASSWORD and PATHS_SUPERUSER_SECRET',
 };
 
-const TOTP_STEP_SECONDS = 30;
 
 /** A code of the account's authenticator that the server has not seen: this step's, else the next one's (waiting if need be). */
 export async function totpCode(target: Target, account: Account): Promise<string> {

@@ -358,7 +358,8 @@ export function otherCode(taken: readonly string[]): string {
   return String(candidate).padStart(6, '0');
 }
 
-const TOTP_STEP_SECONDS = 30;
+/** An authenticator code's time step. */
+export const TOTP_STEP_SECONDS = 30;
 
 /** A six-digit code the server refuses for `secret` at `nowMs`: none of the steps it accepts (one either way). */
 export async function refusedTotpCode(secret: string, nowMs: number): Promise<string> {

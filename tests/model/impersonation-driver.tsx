@@ -21,7 +21,7 @@
 //              with the affiliate's own view (P1 and its children; none for C1, alone); every
 //              dashboard call since the step carrying impersonate_affiliate={id}
 // The session's impersonation actor (the signed-in state's child) must be in the step's state too.
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
 import type { EventObject } from 'xstate';
@@ -34,6 +34,7 @@ import { SiteHeader } from '../../src/app/layout/site-header.tsx';
 import type { Session } from '../../src/session/session.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, TEST_ORIGIN, type TestServer } from '../utils/api-server.ts';
+import { optionTexts } from '../utils/options.ts';
 import { renderWithSession } from '../utils/render-session.tsx';
 import type { MachinePath } from './coverage.ts';
 import { dashboardTexts } from './dashboard-words.ts';
@@ -134,9 +135,7 @@ export async function startImpersonationDriver({ ownView = 'option' }: { ownView
       );
       const view = viewOf[affiliateId ?? 'own'] ?? [];
       if (view.length > 1) {
-        const options = within(screen.getByLabelText('Affiliate'))
-          .getAllByRole('option')
-          .map((option) => option.textContent);
+        const options = optionTexts(screen.getByLabelText('Affiliate'));
         expect(options, "the dashboard's affiliates").toEqual(['All affiliates', ...view.map(nameOf).sort((a, b) => a.localeCompare(b))]);
       } else {
         expect(screen.queryByLabelText('Affiliate'), "no 'Affiliate' selector with one affiliate").not.toBeInTheDocument();

@@ -54,7 +54,7 @@ export function detailOf(answer: Answer): string {
 }
 
 /** DRF's throttle text: 'Request was throttled. Expected available in 896 seconds.' */
-export const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds?\.$/;
+const THROTTLED = /^Request was throttled\. Expected available in \d+ seconds?\.$/;
 
 /** A 429 with DRF's throttle text, and the wait it names in Retry-After too, for clients that read headers. */
 export function expectThrottled(answer: Answer): void {
