@@ -296,8 +296,6 @@ interface SizeResult {
   interactions: Record<string, Interaction[][]>;
   /** The load average when the size's runs began and ended. */
   load: [number, number];
-  /** The huge size: judged on being shown with the page responsive, not against the peer. */
-  huge: boolean;
 }
 
 interface SizeOptions {
@@ -307,7 +305,6 @@ interface SizeOptions {
   withSlowLink: boolean;
   /** Loads of these pages that fail are reported, not fatal (the peer at 1,000,000 events). */
   mayFail: Set<string>;
-  huge: boolean;
 }
 
 async function benchSize(
@@ -355,7 +352,6 @@ async function benchSize(
       pages: {},
       interactions: {},
       load: [os.loadavg()[0]!, 0],
-      huge: options.huge,
     };
     for (const target of targets) result.pages[target.name] = { paint: [], longest: [], blocked: [], longTasks: [], slow: [] };
     const failed = (target: Target, error: unknown) => {
@@ -691,7 +687,6 @@ try {
         withInteractions: size === largest && !SKIP.has('interactions'),
         withSlowLink: size === smallest && !SKIP.has('slow-link'),
         mayFail: new Set(),
-        huge: false,
       }),
     );
   }
@@ -705,12 +700,12 @@ try {
           withInteractions: false,
           withSlowLink: false,
           mayFail: new Set(Object.keys(hugeDirs)),
-          huge: true,
         })
       : null;
-  printGoals(huge ? [...sizes, huge] : sizes);
+  const everySize = huge ? [...sizes, huge] : sizes;
+  printGoals(everySize);
   if (huge) printHuge(huge);
-  printBuilds(huge ? [...sizes, huge] : sizes);
+  printBuilds(everySize);
   printSlowLink(sizes);
   printInteractions(sizes);
   if (lcp) printLcp(lcp);
