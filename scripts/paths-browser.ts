@@ -74,7 +74,6 @@ export const accountVariables: Record<keyof Target['accounts'], string> = {
   superuser: 'set PATHS_SUPERUSER_USERNAME, PATHS_SUPERUSER_PASSWORD and PATHS_SUPERUSER_SECRET',
 };
 
-
 /** A code of the account's authenticator that the server has not seen: this step's, else the next one's (waiting if need be). */
 export async function totpCode(target: Target, account: Account): Promise<string> {
   if (!account.totpSecret) throw new StepSkipped(`needs the authenticator secret of ${account.username}`);
