@@ -59,10 +59,12 @@ export const dashboardMachine = setup({
     events: {} as DashboardEvent,
   },
   guards: {
-    isLast30: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'last30',
-    isCurrent: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'current',
-    isPrevious: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'previous',
-    isCustom: ({ event }) => event.type === 'RANGE.SELECT' && event.mode === 'custom',
+    /** The date mode asked for, by the date range's selector or by a view, is `mode`. */
+    isMode: ({ event }, { mode }: { mode: DateMode }) =>
+      (event.type === 'RANGE.SELECT' ? event.mode : event.type === 'VIEW.SHOW' ? event.view.mode : null) === mode,
+    /** The chart asked for, by the chart's selector or by a view, is `chart`. */
+    isChart: ({ event }, { chart }: { chart: ChartMode }) =>
+      (event.type === 'CHART.SELECT' ? event.mode : event.type === 'VIEW.SHOW' ? event.view.chart : null) === chart,
     hasBothDays: ({ context }) => isDay(context.customStart) && isDay(context.customEnd),
     isWithinLimits: ({ context }) => isCustomRangeAllowed(context.customStart, context.customEnd),
     isOtherCustomDay: ({ context, event }) =>
@@ -70,43 +72,29 @@ export const dashboardMachine = setup({
       (event.type === 'RANGE.CUSTOM_END' && customDay(event.day) !== context.customEnd),
     isSelectedDay: ({ context, event }) => event.type === 'DAY.TOGGLE' && event.day === context.day,
     hasNoDay: ({ context }) => context.day === null,
-    isFees: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'fees',
-    isSales: ({ event }) => event.type === 'CHART.SELECT' && event.mode === 'sales',
-    viewIsLast30: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'last30',
-    viewIsCurrent: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'current',
-    viewIsPrevious: ({ event }) => event.type === 'VIEW.SHOW' && event.view.mode === 'previous',
     viewHasDay: ({ event }) => event.type === 'VIEW.SHOW' && event.view.day !== null,
-    viewIsSales: ({ event }) => event.type === 'VIEW.SHOW' && event.view.chart === 'sales',
   },
   actions: {
-    setCustomStart: assign({
-      customStart: ({ event }) => {
-        assertEvent(event, 'RANGE.CUSTOM_START');
-        return customDay(event.day);
-      },
+    setCustomStart: assign(({ event }) => {
+      assertEvent(event, 'RANGE.CUSTOM_START');
+      return { customStart: customDay(event.day) };
     }),
-    setCustomEnd: assign({
-      customEnd: ({ event }) => {
-        assertEvent(event, 'RANGE.CUSTOM_END');
-        return customDay(event.day);
-      },
+    setCustomEnd: assign(({ event }) => {
+      assertEvent(event, 'RANGE.CUSTOM_END');
+      return { customEnd: customDay(event.day) };
     }),
-    selectDay: assign({
-      day: ({ event }) => {
-        assertEvent(event, 'DAY.TOGGLE');
-        return event.day;
-      },
+    selectDay: assign(({ event }) => {
+      assertEvent(event, 'DAY.TOGGLE');
+      return { day: event.day };
     }),
     clearDay: assign({ day: null }),
     showCustomDays: assign(({ event }) => {
       assertEvent(event, 'VIEW.SHOW');
       return { customStart: customDay(event.view.start), customEnd: customDay(event.view.end) };
     }),
-    showDay: assign({
-      day: ({ event }) => {
-        assertEvent(event, 'VIEW.SHOW');
-        return event.view.day;
-      },
+    showDay: assign(({ event }) => {
+      assertEvent(event, 'VIEW.SHOW');
+      return { day: event.view.day };
     }),
     // On start the event is xstate.init, which carries the input; its type (optional, a
     // DashboardMachineInput or none) is more than setup's types can say.
@@ -125,16 +113,16 @@ export const dashboardMachine = setup({
       initial: 'last30',
       on: {
         'RANGE.SELECT': [
-          { guard: 'isLast30', target: '.last30' },
-          { guard: 'isCurrent', target: '.current' },
-          { guard: 'isPrevious', target: '.previous' },
-          { guard: 'isCustom', target: '.custom' },
+          { guard: { type: 'isMode', params: { mode: 'last30' } }, target: '.last30' },
+          { guard: { type: 'isMode', params: { mode: 'current' } }, target: '.current' },
+          { guard: { type: 'isMode', params: { mode: 'previous' } }, target: '.previous' },
+          { guard: { type: 'isMode', params: { mode: 'custom' } }, target: '.custom' },
         ],
         // The custom days are checked again: the view may bring other ones.
         'VIEW.SHOW': [
-          { guard: 'viewIsLast30', target: '.last30' },
-          { guard: 'viewIsCurrent', target: '.current' },
-          { guard: 'viewIsPrevious', target: '.previous' },
+          { guard: { type: 'isMode', params: { mode: 'last30' } }, target: '.last30' },
+          { guard: { type: 'isMode', params: { mode: 'current' } }, target: '.current' },
+          { guard: { type: 'isMode', params: { mode: 'previous' } }, target: '.previous' },
           { target: '.custom.checking', actions: 'showCustomDays' },
         ],
       },
@@ -197,10 +185,10 @@ export const dashboardMachine = setup({
       initial: 'fees',
       on: {
         'CHART.SELECT': [
-          { guard: 'isFees', target: '.fees' },
-          { guard: 'isSales', target: '.sales' },
+          { guard: { type: 'isChart', params: { chart: 'fees' } }, target: '.fees' },
+          { guard: { type: 'isChart', params: { chart: 'sales' } }, target: '.sales' },
         ],
-        'VIEW.SHOW': [{ guard: 'viewIsSales', target: '.sales' }, { target: '.fees' }],
+        'VIEW.SHOW': [{ guard: { type: 'isChart', params: { chart: 'sales' } }, target: '.sales' }, { target: '.fees' }],
       },
       states: {
         fees: {},

@@ -7,16 +7,7 @@ import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
-import {
-  dashboardMachine,
-  selectChartMode,
-  selectCustomEnd,
-  selectCustomStart,
-  selectDateMode,
-  selectIsRangeRefused,
-  selectSelectedDay,
-  selectView,
-} from '../../../machines/dashboard.ts';
+import { dashboardMachine, selectIsRangeRefused, selectView } from '../../../machines/dashboard.ts';
 import { ApiError, errorText } from '../../api/client.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
@@ -61,11 +52,9 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
     today,
     shownFor,
   );
-  const mode = selectDateMode(snapshot);
-  const customStart = selectCustomStart(snapshot);
-  const customEnd = selectCustomEnd(snapshot);
-  const selectedDay = selectSelectedDay(snapshot);
-  const chartMode = selectChartMode(snapshot);
+  const { mode, day: selectedDay, chart: chartMode } = view;
+  // The date inputs hold the custom days as chosen, refused ones too.
+  const { customStart, customEnd } = snapshot.context;
   const headingId = useId();
 
   const range = useMemo(
