@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartKeyAction, firstBar, type DrawnBars } from './chart-keys.ts';
+import { chartKeyAction, type DrawnBars } from './chart-keys.ts';
 
 // Five days of two series (series 0 drawn at the bottom): day 0 only series 1, day 1 both, day 2
 // nothing (zero amounts), day 3 only series 0, day 4 both.
@@ -14,12 +14,6 @@ const drawn: DrawnBars = [
 const focusOn = (day: number, series: number) => ({ type: 'focus', cell: { day, series } });
 
 describe("the chart's keyboard rules", () => {
-  it('starts on the first bar of the first day that has one, and has no tab stop without bars', () => {
-    expect(firstBar(drawn)).toEqual({ day: 0, series: 1 });
-    expect(firstBar([[false, false]])).toBeNull();
-    expect(firstBar([])).toBeNull();
-  });
-
   it('moves between days with Left and Right, skipping days without bars and keeping the series where it can', () => {
     expect(chartKeyAction('ArrowRight', { day: 1, series: 1 }, drawn)).toEqual(focusOn(3, 0));
     expect(chartKeyAction('ArrowRight', { day: 3, series: 0 }, drawn)).toEqual(focusOn(4, 0));

@@ -49,11 +49,6 @@ function seriesWithBar(drawn: DrawnBars, at: BarCell, step: number): BarCell | n
   return null;
 }
 
-/** The first bar of the grid, the chart's tab stop when no bar has had the focus: null without bars. */
-export function firstBar(drawn: DrawnBars): BarCell | null {
-  return onDay(drawn, dayWithBar(drawn, 0, 1), 0);
-}
-
 /**
  * What a key pressed on the bar `at` does: move the focus (a move past the edge stays on `at`),
  * toggle or clear the selected day; null for a key the chart leaves alone (Tab, letters).

@@ -45,21 +45,17 @@ export const salesSeries: ChartSeries[] = [
   { name: 'Platform Sales', color: PINK, line: PINK_LINE },
 ];
 
-export function feesChartModel(slots: readonly FeesDaySlot[]): ChartModel {
-  return {
-    series: feesSeries,
-    days: slots.map(({ day, label, date, referralFees, connectionFees }) => ({
-      day,
-      label,
-      date,
-      amounts: [referralFees, connectionFees],
-    })),
-  };
+/** A chart of day slots, with the amounts of each slot in the order of `series`. */
+function chartModel<Slot extends { day: string; label: string; date: string }>(
+  series: ChartSeries[],
+  slots: readonly Slot[],
+  amounts: (slot: Slot) => Money[],
+): ChartModel {
+  return { series, days: slots.map((slot) => ({ day: slot.day, label: slot.label, date: slot.date, amounts: amounts(slot) })) };
 }
 
-export function salesChartModel(slots: readonly SalesDaySlot[]): ChartModel {
-  return {
-    series: salesSeries,
-    days: slots.map(({ day, label, date, directSales, platformSales }) => ({ day, label, date, amounts: [directSales, platformSales] })),
-  };
-}
+export const feesChartModel = (slots: readonly FeesDaySlot[]) =>
+  chartModel(feesSeries, slots, (slot) => [slot.referralFees, slot.connectionFees]);
+
+export const salesChartModel = (slots: readonly SalesDaySlot[]) =>
+  chartModel(salesSeries, slots, (slot) => [slot.directSales, slot.platformSales]);
