@@ -14,7 +14,7 @@ import {
   type DetailTableName,
 } from '../../domain/detail-columns.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { useCsvDownload, type CsvSource } from './use-csv-download.ts';
+import { useCsvDownload, type CsvDownload, type CsvSource } from './use-csv-download.ts';
 
 const counts = new Intl.NumberFormat();
 
@@ -68,8 +68,7 @@ function DetailTable<Row extends { key: string }>({
   currency,
   empty,
   notes = [],
-  onDownload,
-  preparing,
+  csv,
   onClearDay,
 }: {
   name: DetailTableName;
@@ -81,10 +80,8 @@ function DetailTable<Row extends { key: string }>({
   empty: string;
   /** Lines under the heading, about what the table lists. */
   notes?: readonly (string | null)[];
-  /** Downloads the table as CSV; null while the dashboard on screen is not the one asked for. */
-  onDownload: ((table: DetailTableName) => Promise<void>) | null;
-  /** The table's CSV file is being written. */
-  preparing: boolean;
+  /** The tables' CSV downloads. */
+  csv: CsvDownload;
   /** Clears the selected day, with a button beside the heading; none without a day. */
   onClearDay?: () => void;
 }) {
@@ -119,12 +116,12 @@ function DetailTable<Row extends { key: string }>({
         type="button"
         className="detail-table__download"
         aria-describedby={headingId}
-        disabled={onDownload === null}
-        onClick={() => void onDownload?.(name)}
+        disabled={csv.download === null}
+        onClick={() => void csv.download?.(name)}
       >
         Download CSV
       </button>
-      {preparing && (
+      {csv.isBusy(name) && (
         <span role="status" className="detail-table__status">
           Preparing the CSV file…
         </span>
@@ -181,7 +178,7 @@ export interface DetailTablesProps {
 export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
-  const { download: onDownload, isBusy } = useCsvDownload(csv);
+  const download = useCsvDownload(csv);
   return (
     <div className="dashboard-tables">
       <DetailTable
@@ -197,8 +194,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null, onC
             ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.`
             : null,
         ]}
-        onDownload={onDownload}
-        preparing={isBusy('sales-details')}
+        csv={download}
         onClearDay={selectedDay === null ? undefined : onClearDay}
       />
       <div className="dashboard-tables__pair">
@@ -209,8 +205,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null, onC
           rows={platformSalesTable.rows}
           currency={currency}
           empty={`No platform sales ${when}.`}
-          onDownload={onDownload}
-          preparing={isBusy('platform-sales')}
+          csv={download}
         />
         {connectionFeeTable.hasItems && (
           <DetailTable
@@ -220,8 +215,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null, onC
             rows={connectionFeeTable.rows}
             currency={currency}
             empty={`No connection fees ${when}.`}
-            onDownload={onDownload}
-            preparing={isBusy('connection-fee-details')}
+            csv={download}
           />
         )}
       </div>

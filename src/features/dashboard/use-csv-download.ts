@@ -23,6 +23,9 @@ const withTable = (tables: ReadonlySet<DetailTableName>, table: DetailTableName,
   return next;
 };
 
+/** A table's CSV downloads: see useCsvDownload. */
+export type CsvDownload = ReturnType<typeof useCsvDownload>;
+
 /**
  * `download` starts the download of a table's CSV file (null while there is nothing to export);
  * `isBusy` says whether a table's file is being written.
