@@ -42,33 +42,23 @@ type Runner = <T>(ask: (service: DashboardService) => Promise<Outcome<T>>) => Pr
 const inProcess = (fetch: typeof globalThis.fetch | undefined): Promise<DashboardService> =>
   import('./service.ts').then(({ createDashboardService }) => createDashboardService({ fetch }));
 
-/** The service in a worker, or on the main thread once the worker fails to start (its script blocked or not found). */
+/**
+ * The service in a worker. A worker that fails (its script blocked or not found) is ended and the
+ * service runs on the main thread: the asks in flight are answered there, and every later one.
+ */
 function inWorker(): { run: Runner; end(): void } {
   const worker = new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module' });
   const remote = wrap<DashboardService>(worker) as unknown as DashboardService;
-  let answered = false;
-  let failed = false;
-  const fallback = new Promise<DashboardService>((resolve) =>
+  let fallback: Promise<DashboardService> | null = null;
+  const failed = new Promise<DashboardService>((resolve) =>
     worker.addEventListener('error', () => {
-      if (answered) return;
-      failed = true;
       worker.terminate();
-      resolve(inProcess(undefined));
+      resolve((fallback = inProcess(undefined)));
     }),
   );
   return {
     end: () => worker.terminate(),
-    // Once the worker has failed, nothing more is posted to it.
-    run: (ask) =>
-      failed
-        ? fallback.then(ask)
-        : Promise.race([
-        ask(remote).then((outcome) => {
-          answered = true;
-          return outcome;
-        }),
-        fallback.then(ask),
-      ]),
+    run: (ask) => (fallback ? fallback.then(ask) : Promise.race([ask(remote), failed.then(ask)])),
   };
 }
 
@@ -158,7 +148,9 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
   );
   // The same affiliates' figures (only the range or the day may differ), and the query's own among them.
   const shown =
-    view.data && query && view.data.impersonated === impersonated && view.data.query.affiliateFilter === query.affiliateFilter ? view.data : null;
+    view.data && query && view.data.impersonated === impersonated && view.data.query.affiliateFilter === query.affiliateFilter
+      ? view.data
+      : null;
   const own = shown?.key === JSON.stringify(key) ? shown : null;
   const { mutate } = view;
   const retry = useCallback(() => void mutate(), [mutate]);
@@ -168,7 +160,15 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
     return period ? toQuery(period) : null;
   }, [shown, data]);
   const changes = useSWR<StatChanges, Error>(
-    shown && previous && ['stat changes', impersonated, shown.query.range.start, shown.query.range.end, shown.query.affiliateFilter, previous.start],
+    shown &&
+      previous && [
+        'stat changes',
+        impersonated,
+        shown.query.range.start,
+        shown.query.range.end,
+        shown.query.affiliateFilter,
+        previous.start,
+      ],
     () => data.change({ range: shown!.query.range, previous: previous!, affiliateFilter: shown!.query.affiliateFilter }, impersonated),
     { shouldRetryOnError: false },
   );
@@ -184,9 +184,6 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
     retry,
     changes: changes.error === undefined ? (changes.data ?? null) : null,
     /** A detail table's CSV file, once the query's own dashboard is shown. */
-    csv:
-      own && query
-        ? (table: DetailTableName) => data.csv({ ...query, table }, impersonated)
-        : null,
+    csv: own && query ? (table: DetailTableName) => data.csv({ ...query, table }, impersonated) : null,
   };
 }
