@@ -62,9 +62,8 @@ const cellClass = (kind: Cell['kind']) => (kind === 'date' ? 'nowrap' : isNumeri
 
 function DetailTable<Row extends { key: string }>({
   name,
-  heading,
+  table: { heading, rows },
   columns,
-  rows,
   currency,
   empty,
   notes = [],
@@ -72,9 +71,9 @@ function DetailTable<Row extends { key: string }>({
   onClearDay,
 }: {
   name: DetailTableName;
-  heading: string;
+  /** The dashboard's table: its heading and rows. */
+  table: { heading: string; rows: readonly Row[] };
   columns: readonly DetailColumn<Row>[];
-  rows: readonly Row[];
   currency: string;
   /** The empty state, shown as the table's only row. */
   empty: string;
@@ -178,15 +177,14 @@ export interface DetailTablesProps {
 export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
-  const download = useCsvDownload(csv);
+  const shared = { currency, csv: useCsvDownload(csv) };
   return (
     <div className="dashboard-tables">
       <DetailTable
+        {...shared}
         name="sales-details"
-        heading={salesDetails.heading}
+        table={salesDetails}
         columns={SALES_DETAILS_COLUMNS}
-        rows={salesDetails.rows}
-        currency={currency}
         empty={`No sales ${when}.`}
         notes={[
           unlistedLine(salesDetails.unlisted),
@@ -194,28 +192,23 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null, onC
             ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.`
             : null,
         ]}
-        csv={download}
         onClearDay={selectedDay === null ? undefined : onClearDay}
       />
       <div className="dashboard-tables__pair">
         <DetailTable
+          {...shared}
           name="platform-sales"
-          heading={platformSalesTable.heading}
+          table={platformSalesTable}
           columns={PLATFORM_SALES_COLUMNS}
-          rows={platformSalesTable.rows}
-          currency={currency}
           empty={`No platform sales ${when}.`}
-          csv={download}
         />
         {connectionFeeTable.hasItems && (
           <DetailTable
+            {...shared}
             name="connection-fee-details"
-            heading={connectionFeeTable.heading}
+            table={connectionFeeTable}
             columns={CONNECTION_FEE_COLUMNS}
-            rows={connectionFeeTable.rows}
-            currency={currency}
             empty={`No connection fees ${when}.`}
-            csv={download}
           />
         )}
       </div>
