@@ -83,16 +83,15 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const retrying = (affiliates.error !== undefined && affiliates.isValidating) || (data.error !== undefined && data.isValidating);
   const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';
   const message = failure !== undefined && isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null;
-  const wasOnline = useRef(online);
   const [refreshAffiliates, refreshView] = [affiliates.mutate, data.retry];
   useEffect(() => {
-    const reconnected = online && !wasOnline.current;
-    wasOnline.current = online;
-    if (reconnected) {
+    const refresh = () => {
       void refreshAffiliates();
       refreshView();
-    }
-  }, [online, refreshAffiliates, refreshView]);
+    };
+    window.addEventListener('online', refresh);
+    return () => window.removeEventListener('online', refresh);
+  }, [refreshAffiliates, refreshView]);
   // Retry asks again what failed for good. The button goes with the error line while it runs:
   // the heading takes the focus.
   const retry = () => {
