@@ -207,8 +207,6 @@ export const selectDateMode = (snapshot: DashboardSnapshot): DateMode =>
 export const selectChartMode = (snapshot: DashboardSnapshot): ChartMode => (snapshot.matches({ chart: 'sales' }) ? 'sales' : 'fees');
 
 export const selectSelectedDay = (snapshot: DashboardSnapshot): string | null => snapshot.context.day;
-export const selectCustomStart = (snapshot: DashboardSnapshot): string => snapshot.context.customStart;
-export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot.context.customEnd;
 /** The custom days chosen are beyond a custom range's limits: the current month shows, and the view says why. */
 export const selectIsRangeRefused = (snapshot: DashboardSnapshot): boolean => snapshot.matches({ range: { custom: 'refused' } });
 

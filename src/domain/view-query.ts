@@ -30,7 +30,7 @@ export interface DashboardView {
 
 export const DEFAULT_VIEW: DashboardView = { mode: 'last30', start: '', end: '', day: null, chart: 'fees' };
 
-const isDateMode = (value: string | null): value is DateMode => DATE_MODES.some((mode) => mode === value);
+export const isDateMode = (value: string | null): value is DateMode => DATE_MODES.some((mode) => mode === value);
 const isChartMode = (value: string | null): value is ChartMode => CHART_MODES.some((mode) => mode === value);
 
 function daysInMonth(year: number, month: number): number {

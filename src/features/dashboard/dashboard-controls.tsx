@@ -6,14 +6,12 @@ import type { Affiliate } from '../../api/affiliates.ts';
 import { affiliateOptions } from '../../components/affiliate-options.ts';
 import { Combobox } from '../../components/combobox.tsx';
 import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
-import { CUSTOM_RANGE_LIMITS } from '../../domain/view-query.ts';
+import { CUSTOM_RANGE_LIMITS, isDateMode } from '../../domain/view-query.ts';
 
 export const ALL_AFFILIATES = '';
 const ALL_AFFILIATES_OPTION = 'All affiliates';
 /** Up to this many affiliates the selector is a native <select>; beyond, a list to search: a combobox. */
 const NATIVE_SELECT_MAX = 20;
-
-const isDateMode = (value: string): value is DateMode => DATE_MODES.some((mode) => mode === value);
 
 export function AffiliateSelect({
   affiliates,
