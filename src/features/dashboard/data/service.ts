@@ -4,13 +4,14 @@
 // owns the lists' lifetime by the portal's cache rules: fresh 5 minutes after the fetch, dropped 5
 // minutes after the last use, nothing kept of a failure. An affiliate's lists are asked for only
 // once the affiliates have it. Failures go back as outcomes (wire.ts).
+import { DateTime } from 'luxon';
 import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../../../api/client.ts';
 import type { PaymentEvent } from '../../../api/schemas.ts';
 import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { deriveDashboard } from '../../../domain/dashboard.ts';
 import type { Dashboard, DerivationInput, DashboardStats } from '../../../domain/dashboard-model.ts';
-import { DayIndex, rangeOfQuery, type RangeQuery } from '../../../domain/dates.ts';
+import { DayIndex, previousPeriod, rangeOfQuery, toQuery, type RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import { createdWithin, statChanges, type StatChanges } from '../../../domain/period-change.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
@@ -31,10 +32,8 @@ export interface ViewAsk extends CallScope {
   selectedDay: string | null;
 }
 
-/** Each stat box's change: the range's figures against the previous period's (instants, its start at any time of day). */
-export interface ChangeAsk extends Omit<ViewAsk, 'selectedDay'> {
-  previous: RangeQuery;
-}
+/** Each stat box's change: the range's figures against the previous period's. */
+export type ChangeAsk = Omit<ViewAsk, 'selectedDay'>;
 
 /** A detail table's CSV export: every row of the view's range or selected day. */
 export interface CsvAsk extends ViewAsk {
@@ -45,7 +44,8 @@ export interface DashboardService {
   /** The affiliates the user (or the affiliate viewed as) may see. */
   affiliates(scope: CallScope): Promise<Outcome<Affiliate[]>>;
   view(ask: ViewAsk): Promise<Outcome<Dashboard>>;
-  change(ask: ChangeAsk): Promise<Outcome<StatChanges>>;
+  /** Null while no part of the range has passed. */
+  change(ask: ChangeAsk): Promise<Outcome<StatChanges | null>>;
   csv(ask: CsvAsk): Promise<Outcome<CsvFile>>;
 }
 
@@ -136,15 +136,21 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     change: (ask) =>
       settle(async () => {
         const current: DashboardStats = (await viewOf({ ...ask, selectedDay: null })).stats;
-        // Only what lies between the period's instants counts, in the local days it falls on.
-        const { input } = await inputOf({ ...ask, range: ask.previous });
-        const previous = deriveDashboard({
+        // The previous period is as long as the part of the range that had passed when its lists
+        // were fetched (instants: its start at any time of day). Only what lies between them
+        // counts, in the local days it falls on.
+        const { events } = await inputOf(ask);
+        const period = previousPeriod(rangeOfQuery(ask.range), DateTime.fromMillis(events.fetchedAt));
+        if (period === null) return null;
+        const previous = toQuery(period);
+        const { input } = await inputOf({ ...ask, range: previous });
+        const stats = deriveDashboard({
           ...input,
-          events: createdWithin(input.events, ask.previous),
-          fees: createdWithin(input.fees, ask.previous),
+          events: createdWithin(input.events, previous),
+          fees: createdWithin(input.fees, previous),
           selectedDay: null,
-        });
-        return statChanges(current, previous.stats);
+        }).stats;
+        return statChanges(current, stats);
       }),
 
     // The view's tables hold every row but Sales Details without a day (the newest 20): that one

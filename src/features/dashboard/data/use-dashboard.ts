@@ -3,14 +3,12 @@
 // script that cannot start). SWR keeps its answers under the view's keys by the portal's cache
 // rules (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
-import { DateTime } from 'luxon';
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
 import type { Dashboard } from '../../../domain/dashboard-model.ts';
-import { STALE_TIME_MS } from '../../../domain/retry-policy.ts';
-import { previousPeriod, rangeOfQuery, toQuery, type RangeQuery } from '../../../domain/dates.ts';
+import type { RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import type { StatChanges } from '../../../domain/period-change.ts';
 import { selectUserKey } from '../../../../machines/auth.selectors.ts';
@@ -81,17 +79,7 @@ function createDashboardData(calls: SessionCalls) {
       if (!outcome.ok && isUnauthorizedError(outcome.error.api)) calls.unauthorized(token);
       return unwrap(outcome);
     };
-  const measured = new Map<string, number>();
   return {
-    /** When the passed part of a range is measured, for its previous period: once per range while its lists are fresh. */
-    measuredAt({ start, end }: RangeQuery): number {
-      const key = `${start} ${end}`;
-      const now = Date.now();
-      const at = measured.get(key);
-      if (at !== undefined && now - at < STALE_TIME_MS) return at;
-      measured.set(key, now);
-      return now;
-    },
     end: () => void started?.then((running) => running.end?.()),
     affiliates: ask((running, asked: CallScope) => running.affiliates(asked)),
     view: ask((running, asked: ViewAsk) => running.view(asked)),
@@ -155,21 +143,9 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
   const { mutate } = view;
   const retry = useCallback(() => void mutate(), [mutate]);
 
-  const previous = useMemo(() => {
-    const period = shown && previousPeriod(rangeOfQuery(shown.query.range), DateTime.fromMillis(data.measuredAt(shown.query.range)));
-    return period ? toQuery(period) : null;
-  }, [shown, data]);
-  const changes = useSWR<StatChanges, Error>(
-    shown &&
-      previous && [
-        'stat changes',
-        impersonated,
-        shown.query.range.start,
-        shown.query.range.end,
-        shown.query.affiliateFilter,
-        previous.start,
-      ],
-    () => data.change({ range: shown!.query.range, previous: previous!, affiliateFilter: shown!.query.affiliateFilter }, impersonated),
+  const changes = useSWR<StatChanges | null, Error>(
+    shown && ['stat changes', impersonated, shown.query.range.start, shown.query.range.end, shown.query.affiliateFilter],
+    () => data.change({ range: shown!.query.range, affiliateFilter: shown!.query.affiliateFilter }, impersonated),
     { shouldRetryOnError: false },
   );
 
