@@ -4,7 +4,7 @@
 // non-zero amount), formatted for the bench's en-US browser.
 import { fetchAffiliates } from '../../src/api/affiliates.ts';
 import { createApiClient } from '../../src/api/client.ts';
-import { fetchConnectionFees, fetchPaymentEvents } from '../../src/features/dashboard/data/lists.ts';
+import { connectionFeeListSchema, paymentEventListSchema } from '../../src/api/schemas.ts';
 import { deriveDashboard } from '../../src/domain/dashboard.ts';
 import type { Dashboard } from '../../src/domain/dashboard-model.ts';
 import { toQuery, type DateRange } from '../../src/domain/dates.ts';
@@ -55,8 +55,8 @@ export async function expectedDashboard(url: string, access: string, range: Date
   const query = toQuery(range);
   const [affiliates, events, fees] = await Promise.all([
     fetchAffiliates(client),
-    fetchPaymentEvents(client, query),
-    fetchConnectionFees(client, query),
+    client.request('payment_events/', { schema: paymentEventListSchema, query: { start: query.start, end: query.end } }),
+    client.request('connection_fees/', { schema: connectionFeeListSchema, query: { start: query.start, end: query.end } }),
   ]);
   const dashboard = deriveDashboard({ events, fees, affiliates, affiliateFilter: null, range, selectedDay: null });
   const boxes = summary(dashboard);

@@ -5,9 +5,10 @@
 // minutes after the last use, nothing kept of a failure. An affiliate's lists are asked for only
 // once the affiliates have it. Failures go back as outcomes (wire.ts).
 import { DateTime } from 'luxon';
+import type * as z from 'zod/mini';
 import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../../../api/client.ts';
-import type { PaymentEvent } from '../../../api/schemas.ts';
+import { connectionFeeSchema, paymentEventSchema, type PaymentEvent } from '../../../api/schemas.ts';
 import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { deriveDashboard } from '../../../domain/dashboard.ts';
 import type { Dashboard, DerivationInput, DashboardStats } from '../../../domain/dashboard-model.ts';
@@ -15,7 +16,7 @@ import { DayIndex, previousPeriod, rangeOfQuery, toQuery, type RangeQuery } from
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import { createdWithin, statChanges, type StatChanges } from '../../../domain/period-change.ts';
 import { detailCsv, type CsvFile } from './detail-csv.ts';
-import { fetchConnectionFees, fetchPaymentEvents } from './lists.ts';
+import { readJsonList } from './json-list.ts';
 import { settle, type Outcome } from './wire.ts';
 
 /** Whom a call is made for: the v2 base URL, the session's access token, the affiliate viewed as. */
@@ -104,16 +105,17 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     const affiliates = list(['affiliates'], ask, fetchAffiliates).items;
     if (ask.affiliateFilter !== null && !(await affiliates).some((affiliate) => affiliate.id === ask.affiliateFilter))
       throw new Error(`There is no affiliate ${ask.affiliateFilter} among yours.`);
-    const { range } = ask;
-    const events = list(['payment_events', range.start, range.end], ask, (client) => fetchPaymentEvents(client, range));
-    const fees = list(['connection_fees', range.start, range.end], ask, (client) => fetchConnectionFees(client, range));
-    const eventItems = await events.items;
-    const feeItems = await fees.items;
+    const { start, end } = ask.range;
+    // GET payment_events/ or connection_fees/ of the range, read as it streams in.
+    const rangeList = <T>(path: string, item: z.ZodMiniType<T>) =>
+      list([path, start, end], ask, async (client) => readJsonList(path, await client.answer(path, { query: { start, end } }), item));
+    const events = rangeList('payment_events/', paymentEventSchema);
+    const fees = rangeList('connection_fees/', connectionFeeSchema);
     return {
       events,
       input: {
-        events: eventItems,
-        fees: feeItems,
+        events: await events.items,
+        fees: await fees.items,
         affiliates: await affiliates,
         affiliateFilter: ask.affiliateFilter,
         range: rangeOfQuery(ask.range),
