@@ -2,7 +2,7 @@
 // the daily chart and its values as a visually hidden table; on a phone, the selected day's card.
 // The chart (@nivo, d3) is a chunk of its own (chart-module.ts): the summary and tables do not wait.
 import { useId, useMemo } from 'react';
-import type { ChartMode } from '../../../machines/dashboard.ts';
+import { CHART_MODES, type ChartMode } from '../../domain/view-query.ts';
 import { useLazyModule } from '../../components/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import type { Dashboard } from '../../domain/dashboard-model.ts';
@@ -34,10 +34,7 @@ export interface ChartPanelProps {
   onClearDay: () => void;
 }
 
-const modes: { mode: ChartMode; label: string }[] = [
-  { mode: 'fees', label: 'Fees Chart' },
-  { mode: 'sales', label: 'Sales Chart' },
-];
+const CHART_NAMES: Record<ChartMode, string> = { fees: 'Fees Chart', sales: 'Sales Chart' };
 
 export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMode, onToggleDay, onClearDay }: ChartPanelProps) {
   const titleId = useId();
@@ -48,7 +45,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
     () => (shown === 'sales' ? salesChartModel(dashboard.salesChart) : feesChartModel(dashboard.feesChart)),
     [shown, dashboard],
   );
-  const name = shown === 'sales' ? 'Sales Chart' : 'Fees Chart';
+  const name = CHART_NAMES[shown];
 
   return (
     <>
@@ -59,15 +56,15 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
           </h2>
           {hasSelector && (
             <div className="segmented" role="group" aria-label="Chart">
-              {modes.map((option) => (
+              {CHART_MODES.map((option) => (
                 <button
-                  key={option.mode}
+                  key={option}
                   type="button"
                   className="segmented__button"
-                  aria-pressed={shown === option.mode}
-                  onClick={() => onSelectMode(option.mode)}
+                  aria-pressed={shown === option}
+                  onClick={() => onSelectMode(option)}
                 >
-                  {option.label}
+                  {CHART_NAMES[option]}
                 </button>
               ))}
             </div>
