@@ -40,6 +40,13 @@ describe('the diagrams', () => {
     expect(diagram).toContain('  auth__any --> signedOut : STORAGE.CHANGED [isStorageCleared && needsEmailCode]');
   });
 
+  it("name a guard's parameters", () => {
+    const dashboard = entries.find((entry) => entry.machine.id === 'dashboard');
+    const diagram = mermaidDiagram(dashboard!.machine);
+    expect(diagram).toContain('  range__any --> range_previous : RANGE.SELECT [isMode(previous)]');
+    expect(diagram).toContain('  chart__any --> chart_sales : VIEW.SHOW [isChart(sales)]');
+  });
+
   it('use only ids and labels Mermaid can parse', () => {
     for (const { machine } of entries) {
       for (const line of mermaidDiagram(machine).split('\n').slice(1)) {

@@ -102,7 +102,11 @@ export function guardLabel(guard: unknown): string {
     if (composite.name === 'or') return parts.join(' || ');
     return composite.name || 'guard';
   }
-  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') {
+    // A guard with parameters names them: isMode(last30).
+    const params = 'params' in guard && typeof guard.params === 'object' && guard.params !== null ? Object.values(guard.params) : [];
+    return params.length > 0 ? `${guard.type}(${params.join(', ')})` : guard.type;
+  }
   return 'guard';
 }
 
