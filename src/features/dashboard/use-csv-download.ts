@@ -15,14 +15,6 @@ export interface CsvDownloadOptions {
 
 const warn = (message: string, error: unknown) => console.warn(message, error);
 
-/** Busy tables: those whose file is being written. */
-const withTable = (tables: ReadonlySet<DetailTableName>, table: DetailTableName, busy: boolean) => {
-  const next = new Set(tables);
-  if (busy) next.add(table);
-  else next.delete(table);
-  return next;
-};
-
 /** A table's CSV downloads: see useCsvDownload. */
 export type CsvDownload = ReturnType<typeof useCsvDownload>;
 
@@ -32,13 +24,14 @@ export type CsvDownload = ReturnType<typeof useCsvDownload>;
  */
 export function useCsvDownload(source: CsvSource | null, { save = saveInBrowser, log = warn }: CsvDownloadOptions = {}) {
   const [busy, setBusy] = useState<ReadonlySet<DetailTableName>>(() => new Set());
-  // The tables in flight, read synchronously so that a double click starts one file.
+  // The tables in flight, read synchronously so that a double click starts one file; `busy` is
+  // their copy for rendering.
   const inFlight = useRef(new Set<DetailTableName>());
   const download = useCallback(
     async (table: DetailTableName): Promise<void> => {
       if (source === null || inFlight.current.has(table)) return;
       inFlight.current.add(table);
-      setBusy((tables) => withTable(tables, table, true));
+      setBusy(new Set(inFlight.current));
       try {
         const file = await source(table);
         save(new Blob([file.text], { type: 'text/csv;charset=utf-8' }), file.fileName);
@@ -46,7 +39,7 @@ export function useCsvDownload(source: CsvSource | null, { save = saveInBrowser,
         log(`The ${table} CSV could not be made:`, error);
       } finally {
         inFlight.current.delete(table);
-        setBusy((tables) => withTable(tables, table, false));
+        setBusy(new Set(inFlight.current));
       }
     },
     [source, save, log],

@@ -23,17 +23,12 @@ async function papaparse() {
   return ('default' in module ? module.default : module) as typeof module;
 }
 
-/** The records of `table` in `dashboard`, whose tables hold every row. */
-function recordsOf(table: DetailTableName, dashboard: Dashboard): string[][] {
-  switch (table) {
-    case 'sales-details':
-      return csvRecords(SALES_DETAILS_COLUMNS, dashboard.salesDetails.rows);
-    case 'platform-sales':
-      return csvRecords(PLATFORM_SALES_COLUMNS, dashboard.platformSalesTable.rows);
-    case 'connection-fee-details':
-      return csvRecords(CONNECTION_FEE_COLUMNS, dashboard.connectionFeeTable.rows);
-  }
-}
+/** The records of each table of a dashboard whose tables hold every row. */
+const recordsOf: Record<DetailTableName, (dashboard: Dashboard) => string[][]> = {
+  'sales-details': (dashboard) => csvRecords(SALES_DETAILS_COLUMNS, dashboard.salesDetails.rows),
+  'platform-sales': (dashboard) => csvRecords(PLATFORM_SALES_COLUMNS, dashboard.platformSalesTable.rows),
+  'connection-fee-details': (dashboard) => csvRecords(CONNECTION_FEE_COLUMNS, dashboard.connectionFeeTable.rows),
+};
 
 /** The CSV file of a table: its column titles, then each of its rows, lines ended by CRLF. */
 export async function detailCsv(
@@ -43,7 +38,7 @@ export async function detailCsv(
   selectedDay: string | null,
 ): Promise<CsvFile> {
   const papa = await papaparse();
-  const [fields = [], ...data] = recordsOf(table, dashboard);
+  const [fields = [], ...data] = recordsOf[table](dashboard);
   return {
     fileName: csvFileName(table, range, selectedDay),
     text: papa.BYTE_ORDER_MARK + papa.unparse({ fields, data }, { newline: '\r\n' }),
