@@ -1,5 +1,5 @@
-// What the daily chart draws, as nivo custom layers on nivo's scales: the grid, empty space, the
-// axes and the bars, plain SVG coloured by the page's theme through CSS (nivo's own parts run
+// What the daily chart draws, as nivo custom layers on nivo's scales: the axes and grid, empty
+// space and the bars, plain SVG coloured by the page's theme through CSS (nivo's own parts run
 // springs on every render). nivo hands its layers only its own props: the rest comes from the
 // chart through a context.
 import type { BarCustomLayerProps, BarDatum, BarLayer } from '@nivo/bar';
@@ -93,18 +93,6 @@ function useChart(): ChartInteraction {
   return chart;
 }
 
-/** A horizontal line at each value tick. */
-function ChartGrid({ yScale, innerWidth }: LayerProps) {
-  const value = yScale as unknown as AmountScale;
-  return (
-    <g className="chart-grid">
-      {value.ticks(VALUE_TICKS).map((amount) => (
-        <line key={amount} x1={0} x2={innerWidth} y1={value(amount)} y2={value(amount)} />
-      ))}
-    </g>
-  );
-}
-
 /** Empty chart space, under the bars: a click there clears the selected day. */
 function EmptySpace({ innerWidth, innerHeight }: LayerProps) {
   const chart = useChart();
@@ -112,16 +100,22 @@ function EmptySpace({ innerWidth, innerHeight }: LayerProps) {
   return <rect className="chart-empty-space" width={innerWidth} height={innerHeight} fill="transparent" onClick={chart.clear} />;
 }
 
-/** The amounts on the left, the days' labels under their bars, each axis with its line. */
+/** A grid line at each round amount, the amounts on the left, the days' labels under their bars, each axis with its line. */
 function ChartAxes({ xScale, yScale, innerWidth, innerHeight }: LayerProps) {
   const { dayTicks, dayLabel, amountLabel } = useChart();
   const day = xScale as unknown as DayScale;
   const value = yScale as unknown as AmountScale;
   const middle = day.bandwidth() / 2;
+  const amounts = value.ticks(VALUE_TICKS);
   return (
     <g className="chart-axes">
+      <g className="chart-grid">
+        {amounts.map((amount) => (
+          <line key={amount} x1={0} x2={innerWidth} y1={value(amount)} y2={value(amount)} />
+        ))}
+      </g>
       <g className="chart-axis">
-        {value.ticks(VALUE_TICKS).map((amount) => (
+        {amounts.map((amount) => (
           <text key={amount} x={-LEFT_LABEL_GAP} y={value(amount)} dominantBaseline="central" textAnchor="end">
             {amountLabel(amount)}
           </text>
@@ -197,4 +191,4 @@ function Bars({ xScale, yScale, margin }: LayerProps) {
   });
 }
 
-export const chartLayers: BarLayer<BarDatum>[] = [ChartGrid, EmptySpace, ChartAxes, Bars];
+export const chartLayers: BarLayer<BarDatum>[] = [ChartAxes, EmptySpace, Bars];
