@@ -324,6 +324,34 @@ describe('change against the previous period', () => {
     await waitFor(() => expect(shownChanges()).toEqual(expected));
   });
 
+  it('measures the passed part again once the range’s lists are fetched again, five minutes on', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const server = await signedIn('parent');
+    const { server: recording, urls } = steered(server);
+    const range = last30();
+    const { user } = renderDashboard(recording);
+    await waitForFigures();
+    const first = await previousAsked(urls, range, DateTime.now());
+    const showDay = async (bar: HTMLElement) => {
+      await user.click(bar);
+      await screen.findByRole('heading', { name: /^Sales Details for / });
+    };
+
+    // A day of the same range within five minutes: its lists and its change are the ones held.
+    const bars = await screen.findAllByRole('button', { name: / Referral Fees / });
+    await showDay(bars[0]!);
+    expect(previousCalls(urls, range)).toHaveLength(2);
+
+    // Five minutes on, another day fetches the lists again, and the change is measured anew.
+    vi.setSystemTime(Date.now() + 5 * 60_000 + 1_000);
+    server.clock.set(Date.now());
+    await showDay(bars[1]!);
+    await waitFor(() => expect(previousCalls(urls, range)).toHaveLength(4));
+    const starts = previousCalls(urls, range).map((url) => Date.parse(url.searchParams.get('start')!));
+    expect(starts.slice(0, 2)).toEqual([first.start.toMillis(), first.start.toMillis()]);
+    expect(starts.slice(2)).toEqual([range.start.toMillis() - (Date.now() - range.start.toMillis()), starts[2]]);
+  });
+
   it("compares the route's affiliate with its own previous period", async () => {
     const server = await signedIn('parent');
     const { server: recording, urls } = steered(server);

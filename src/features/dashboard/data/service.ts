@@ -11,7 +11,7 @@ import { createApiClient, type ApiClient } from '../../../api/client.ts';
 import { connectionFeeSchema, paymentEventSchema, type PaymentEvent } from '../../../api/schemas.ts';
 import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { deriveDashboard } from '../../../domain/dashboard.ts';
-import type { Dashboard, DerivationInput, DashboardStats } from '../../../domain/dashboard-model.ts';
+import type { Dashboard, DerivationInput } from '../../../domain/dashboard-model.ts';
 import { DayIndex, previousPeriod, rangeOfQuery, toQuery, type RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import { createdWithin, statChanges, type StatChanges } from '../../../domain/period-change.ts';
@@ -33,19 +33,27 @@ export interface ViewAsk extends CallScope {
   selectedDay: string | null;
 }
 
-/** Each stat box's change: the range's figures against the previous period's. */
-export type ChangeAsk = Omit<ViewAsk, 'selectedDay'>;
+/** Each stat box's change: the range's figures against the previous period's, measured at `at` (ms). */
+export interface ChangeAsk extends Omit<ViewAsk, 'selectedDay'> {
+  at: number;
+}
 
 /** A detail table's CSV export: every row of the view's range or selected day. */
 export interface CsvAsk extends ViewAsk {
   table: DetailTableName;
 }
 
+export interface ViewAnswer {
+  dashboard: Dashboard;
+  fetchedAt: number;
+}
+
 export interface DashboardService {
   /** The affiliates the user (or the affiliate viewed as) may see. */
   affiliates(scope: CallScope): Promise<Outcome<Affiliate[]>>;
-  view(ask: ViewAsk): Promise<Outcome<Dashboard>>;
-  /** Null while no part of the range has passed. */
+  /** The view's dashboard, and when its lists were fetched: what its previous period is measured at. */
+  view(ask: ViewAsk): Promise<Outcome<ViewAnswer>>;
+  /** Null while no part of the range had passed. */
   change(ask: ChangeAsk): Promise<Outcome<StatChanges | null>>;
   csv(ask: CsvAsk): Promise<Outcome<CsvFile>>;
 }
@@ -124,11 +132,12 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     };
   }
 
-  async function viewOf(ask: ViewAsk): Promise<Dashboard> {
+  async function viewOf(ask: ViewAsk): Promise<ViewAnswer> {
     const { input, events } = await inputOf(ask);
     const key = JSON.stringify([ask.range, ask.affiliateFilter, ask.impersonated]);
     if (events.overview?.key !== key) events.overview = { key, dashboard: deriveDashboard({ ...input, selectedDay: null }), days: null };
-    return ask.selectedDay === null ? events.overview.dashboard : withDay(events.overview, input, ask.selectedDay);
+    const dashboard = ask.selectedDay === null ? events.overview.dashboard : withDay(events.overview, input, ask.selectedDay);
+    return { dashboard, fetchedAt: events.fetchedAt };
   }
 
   return {
@@ -137,13 +146,12 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
 
     change: (ask) =>
       settle(async () => {
-        const current: DashboardStats = (await viewOf({ ...ask, selectedDay: null })).stats;
         // The previous period is as long as the part of the range that had passed when its lists
-        // were fetched (instants: its start at any time of day). Only what lies between them
+        // were fetched (`at`; instants: its start at any time of day). Only what lies between them
         // counts, in the local days it falls on.
-        const { events } = await inputOf(ask);
-        const period = previousPeriod(rangeOfQuery(ask.range), DateTime.fromMillis(events.fetchedAt));
+        const period = previousPeriod(rangeOfQuery(ask.range), DateTime.fromMillis(ask.at));
         if (period === null) return null;
+        const current = (await viewOf({ ...ask, selectedDay: null })).dashboard.stats;
         const previous = toQuery(period);
         const { input } = await inputOf({ ...ask, range: previous });
         const stats = deriveDashboard({
@@ -162,7 +170,7 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
         const dashboard =
           ask.selectedDay === null && ask.table === 'sales-details'
             ? deriveDashboard({ ...(await inputOf(ask)).input, selectedDay: null, allSalesDetails: true })
-            : await viewOf(ask);
+            : (await viewOf(ask)).dashboard;
         return detailCsv(ask.table, dashboard, rangeOfQuery(ask.range), ask.selectedDay);
       }),
   };

@@ -1,20 +1,19 @@
 // The dashboard's data as the page asks for it (useDashboard). The data service (service.ts) runs
 // in a Web Worker, or on the main thread without one (jsdom, a fetch of the tests' own, a worker
-// script that cannot start). SWR keeps its answers under the view's keys by the portal's cache
-// rules (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
+// that fails). SWR keeps its answers under the view's keys by the portal's cache rules
+// (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
 import { useCallback } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
-import type { Dashboard } from '../../../domain/dashboard-model.ts';
 import type { RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import type { StatChanges } from '../../../domain/period-change.ts';
 import { selectUserKey } from '../../../../machines/auth.selectors.ts';
 import type { Session, SessionCalls } from '../../../session/session.ts';
 import type { CsvFile } from './detail-csv.ts';
-import type { CallScope, ChangeAsk, CsvAsk, DashboardService, ViewAsk } from './service.ts';
+import type { CallScope, ChangeAsk, CsvAsk, DashboardService, ViewAnswer, ViewAsk } from './service.ts';
 import { unwrap, type Outcome } from './wire.ts';
 
 export type { CsvFile };
@@ -26,12 +25,11 @@ export interface DashboardQuery {
   selectedDay: string | null;
 }
 
-/** A dashboard with the query (and its key) and affiliate viewed as it was derived for. */
-interface ShownDashboard {
+/** A dashboard (and when its lists were fetched) with the query (and its key) and affiliate viewed as it was derived for. */
+interface ShownDashboard extends ViewAnswer {
   query: DashboardQuery;
   key: string;
   impersonated: string | null;
-  dashboard: Dashboard;
 }
 
 /** Runs an ask on the service. */
@@ -41,8 +39,9 @@ const inProcess = (fetch: typeof globalThis.fetch | undefined): Promise<Dashboar
   import('./service.ts').then(({ createDashboardService }) => createDashboardService({ fetch }));
 
 /**
- * The service in a worker. A worker that fails (its script blocked or not found) is ended and the
- * service runs on the main thread: the asks in flight are answered there, and every later one.
+ * The service in a worker. A worker that fails (its script blocked or not found, or an error it
+ * did not catch) is ended and the service runs on the main thread, with a cache of its own: the
+ * asks in flight are answered there, and every later one.
  */
 function inWorker(): { run: Runner; end(): void } {
   const worker = new Worker(new URL('./dashboard.worker.ts', import.meta.url), { type: 'module' });
@@ -51,7 +50,7 @@ function inWorker(): { run: Runner; end(): void } {
   const failed = new Promise<DashboardService>((resolve) =>
     worker.addEventListener('error', () => {
       worker.terminate();
-      resolve((fallback = inProcess(undefined)));
+      resolve((fallback ??= inProcess(undefined)));
     }),
   );
   return {
@@ -130,7 +129,7 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
   const key = query && keyOf(query, impersonated);
   const view = useSWR<ShownDashboard, Error>(
     key,
-    async () => ({ query: query!, impersonated, key: JSON.stringify(key), dashboard: await data.view(query!, impersonated) }),
+    async () => ({ query: query!, impersonated, key: JSON.stringify(key), ...(await data.view(query!, impersonated)) }),
     // Compared by identity: hashing a whole dashboard would cost the page what the worker saves.
     { keepPreviousData: true, compare: (a, b) => a === b },
   );
@@ -143,9 +142,10 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
   const { mutate } = view;
   const retry = useCallback(() => void mutate(), [mutate]);
 
+  // Asked again once the lists are fetched again: the previous period is measured at that time.
   const changes = useSWR<StatChanges | null, Error>(
-    shown && ['stat changes', impersonated, shown.query.range.start, shown.query.range.end, shown.query.affiliateFilter],
-    () => data.change({ range: shown!.query.range, affiliateFilter: shown!.query.affiliateFilter }, impersonated),
+    shown && ['stat changes', impersonated, shown.query.range.start, shown.query.range.end, shown.query.affiliateFilter, shown.fetchedAt],
+    () => data.change({ range: shown!.query.range, affiliateFilter: shown!.query.affiliateFilter, at: shown!.fetchedAt }, impersonated),
     { shouldRetryOnError: false },
   );
 
