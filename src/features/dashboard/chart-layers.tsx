@@ -1,7 +1,7 @@
-// What the daily chart draws, as nivo custom layers on nivo's scales: the axes and grid, empty
-// space and the bars, plain SVG coloured by the page's theme through CSS (nivo's own parts run
-// springs on every render). nivo hands its layers only its own props: the rest comes from the
-// chart through a context.
+// What the daily chart draws, as nivo custom layers on nivo's scales: the axes and grid, under
+// the empty space that takes clicks, then the bars. Plain SVG coloured by the page's theme through
+// CSS (nivo's own parts run springs on every render). nivo hands its layers only its own props:
+// the rest comes from the chart through a context.
 import type { BarCustomLayerProps, BarDatum, BarLayer } from '@nivo/bar';
 import { createContext, use, type KeyboardEvent } from 'react';
 import type { Money } from '../../domain/money.ts';

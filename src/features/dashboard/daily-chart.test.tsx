@@ -43,6 +43,26 @@ describe('the daily chart', () => {
     expect(tooltip()).toBeNull();
   });
 
+  it("keeps a hovered bar's tooltip on its new amount when the figures change, and drops it when the bar goes", async () => {
+    const chart = (amounts: [number, number][]) => (
+      <DailyChart
+        model={novemberChart(feesSeries, amounts)}
+        selectedDay={null}
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={() => {}}
+        onClearDay={() => {}}
+      />
+    );
+    const { container, rerender } = render(chart([[300, 100]]));
+    await userEvent.setup().hover(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' }));
+    const tooltip = () => container.querySelector('.daily-chart__tooltip');
+    rerender(chart([[350, 100]]));
+    expect(tooltip()).toHaveTextContent('Referral Fees: $350.00');
+    rerender(chart([[0, 100]]));
+    expect(tooltip()).toBeNull();
+  });
+
   it("stacks a day's series, in order, up from zero, and draws a negative amount down from it", () => {
     renderChart();
     const referral = bar('11/1 Referral Fees $300.00');
@@ -123,6 +143,25 @@ describe('the daily chart from the keyboard', () => {
     expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
     await user.tab({ shift: true });
     expect(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' })).toHaveFocus();
+  });
+
+  it('starts on the first bar drawn: the second series of a first day without the first', () => {
+    render(
+      <DailyChart
+        model={novemberChart(feesSeries, [
+          [0, 0],
+          [0, 40],
+          [10, 20],
+        ])}
+        selectedDay={null}
+        currency="USD"
+        label="Fees Chart, November 2026"
+        onToggleDay={() => {}}
+        onClearDay={() => {}}
+      />,
+    );
+    const stops = screen.getAllByRole('button').filter((button) => button.getAttribute('tabindex') === '0');
+    expect(stops.map((button) => button.getAttribute('aria-label'))).toEqual(['11/2 Connection Fees $40.00']);
   });
 
   it('moves between days with Left and Right and between series with Up and Down, and keeps the last bar as the tab stop', async () => {

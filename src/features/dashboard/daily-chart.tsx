@@ -25,6 +25,9 @@ export interface DailyChartProps {
 
 const FALLBACK_WIDTH = 720;
 
+/** The same bar: the same day and series, in this model or the one before. */
+const sameBar = (a: Segment, b: Segment) => a.day === b.day && a.serie.name === b.serie.name;
+
 export default function DailyChart({ model, selectedDay, currency, label, onToggleDay, onClearDay }: DailyChartProps) {
   const [ref, measured] = useElementWidth<HTMLDivElement>(FALLBACK_WIDTH);
   const width = measured ?? FALLBACK_WIDTH;
@@ -56,9 +59,7 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
   const tabStop = useMemo(() => {
     // The bar last focused; else the selected day's first bar; else the first bar.
     const segment =
-      segments.find(({ day, serie }) => day === focus?.day && serie.name === focus.serie.name) ??
-      segments.find(({ day }) => day === selectedDay) ??
-      segments[0];
+      (focus && segments.find((segment) => sameBar(segment, focus))) ?? segments.find(({ day }) => day === selectedDay) ?? segments[0];
     return segment ? barKey(segment.cell) : null;
   }, [segments, focus, selectedDay]);
 
@@ -93,7 +94,9 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
     hide: () => setTip(null),
   };
 
-  const tipDay = tip ? byDay.get(tip.segment.day) : undefined;
+  // The hovered or focused bar as the chart now draws it (its amount may have changed since).
+  const tipped = tip && segments.find((segment) => sameBar(segment, tip.segment));
+  const tipDay = tipped ? byDay.get(tipped.day) : undefined;
 
   return (
     <div ref={ref} className="daily-chart" style={{ height }}>
@@ -123,12 +126,12 @@ export default function DailyChart({ model, selectedDay, currency, label, onTogg
         {CHART_KEYS_HINT}
       </p>
       {segments.length === 0 && <p className="daily-chart__empty">No amounts in this period.</p>}
-      {tip && tipDay && (
+      {tip && tipped && tipDay && (
         <div className="daily-chart__tooltip" aria-hidden="true" style={{ left: Math.min(Math.max(tip.x, 90), width - 90), top: tip.y }}>
           <span className="daily-chart__tooltip-date">{tipDay.date}</span>
           <span>
-            <span className={`chart-swatch ${tip.segment.serie.line}`} />
-            {tip.segment.serie.name}: <strong>{formatMoney(tip.segment.amount, currency)}</strong>
+            <span className={`chart-swatch ${tipped.serie.line}`} />
+            {tipped.serie.name}: <strong>{formatMoney(tipped.amount, currency)}</strong>
           </span>
         </div>
       )}
