@@ -54,7 +54,6 @@ async function signedIn(username: FixtureUserName) {
   return server;
 }
 
-/** The server with every request URL recorded. */
 /** A parent's server, recorded, whose payment events fail with a 500 each time the client tries, retries included. */
 async function failingForGood() {
   const steer = steerableServer(await signedIn('parent'));
@@ -62,6 +61,7 @@ async function failingForGood() {
   return { ...recorded(steer.server), steer };
 }
 
+/** The server with every request URL recorded. */
 function recorded(server: TestServer) {
   const urls: URL[] = [];
   const fetch: typeof globalThis.fetch = (input, init) => {

@@ -14,7 +14,7 @@ import {
   type DetailTableName,
 } from '../../domain/detail-columns.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { useCsvDownload, type CsvDownload, type CsvSource } from './use-csv-download.ts';
+import { useCsvDownload, type CsvDownloads, type CsvSource } from './use-csv-download.ts';
 
 const counts = new Intl.NumberFormat();
 
@@ -67,7 +67,7 @@ function DetailTable<Row extends { key: string }>({
   currency,
   empty,
   notes = [],
-  csv,
+  downloads,
   onClearDay,
 }: {
   name: DetailTableName;
@@ -80,7 +80,7 @@ function DetailTable<Row extends { key: string }>({
   /** Lines under the heading, about what the table lists. */
   notes?: readonly (string | null)[];
   /** The tables' CSV downloads. */
-  csv: CsvDownload;
+  downloads: CsvDownloads;
   /** Clears the selected day, with a button beside the heading; none without a day. */
   onClearDay?: () => void;
 }) {
@@ -115,12 +115,12 @@ function DetailTable<Row extends { key: string }>({
         type="button"
         className="detail-table__download"
         aria-describedby={headingId}
-        disabled={csv.download === null}
-        onClick={() => void csv.download?.(name)}
+        disabled={downloads.download === null}
+        onClick={() => void downloads.download?.(name)}
       >
         Download CSV
       </button>
-      {csv.isBusy(name) && (
+      {downloads.isBusy(name) && (
         <span role="status" className="detail-table__status">
           Preparing the CSV file…
         </span>
@@ -177,7 +177,7 @@ export interface DetailTablesProps {
 export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
-  const shared = { currency, csv: useCsvDownload(csv) };
+  const shared = { currency, downloads: useCsvDownload(csv) };
   return (
     <div className="dashboard-tables">
       <DetailTable

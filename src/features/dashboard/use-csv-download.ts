@@ -15,8 +15,8 @@ export interface CsvDownloadOptions {
 
 const warn = (message: string, error: unknown) => console.warn(message, error);
 
-/** A table's CSV downloads: see useCsvDownload. */
-export type CsvDownload = ReturnType<typeof useCsvDownload>;
+/** The CSV downloads of a dashboard's tables: see useCsvDownload. */
+export type CsvDownloads = ReturnType<typeof useCsvDownload>;
 
 /**
  * `download` starts the download of a table's CSV file (null while there is nothing to export);
