@@ -18,18 +18,19 @@ function bar(name: string) {
   return { x: number('x'), y: number('y'), width: number('width'), height: number('height') };
 }
 
-/** The model's chart with no day selected, its callbacks doing nothing. */
-const renderChart = () =>
-  render(
-    <DailyChart
-      model={model}
-      selectedDay={null}
-      currency="USD"
-      label="Fees Chart, November 2026"
-      onToggleDay={() => {}}
-      onClearDay={() => {}}
-    />,
-  );
+/** A model's chart (the three days above unless given) with no day selected, its callbacks doing nothing. */
+const chartOf = (amounts = model) => (
+  <DailyChart
+    model={amounts}
+    selectedDay={null}
+    currency="USD"
+    label="Fees Chart, November 2026"
+    onToggleDay={() => {}}
+    onClearDay={() => {}}
+  />
+);
+
+const renderChart = (amounts = model) => render(chartOf(amounts));
 
 describe('the daily chart', () => {
   it("shows a hovered bar's day and amount, and Escape dismisses it with the pointer still on the bar", async () => {
@@ -44,16 +45,7 @@ describe('the daily chart', () => {
   });
 
   it("keeps a hovered bar's tooltip on its new amount when the figures change, and drops it when the bar goes", async () => {
-    const chart = (amounts: [number, number][]) => (
-      <DailyChart
-        model={novemberChart(feesSeries, amounts)}
-        selectedDay={null}
-        currency="USD"
-        label="Fees Chart, November 2026"
-        onToggleDay={() => {}}
-        onClearDay={() => {}}
-      />
-    );
+    const chart = (amounts: [number, number][]) => chartOf(novemberChart(feesSeries, amounts));
     const { container, rerender } = render(chart([[300, 100]]));
     await userEvent.setup().hover(screen.getByRole('button', { name: '11/1 Referral Fees $300.00' }));
     const tooltip = () => container.querySelector('.daily-chart__tooltip');
@@ -146,19 +138,12 @@ describe('the daily chart from the keyboard', () => {
   });
 
   it('starts on the first bar drawn: the second series of a first day without the first', () => {
-    render(
-      <DailyChart
-        model={novemberChart(feesSeries, [
-          [0, 0],
-          [0, 40],
-          [10, 20],
-        ])}
-        selectedDay={null}
-        currency="USD"
-        label="Fees Chart, November 2026"
-        onToggleDay={() => {}}
-        onClearDay={() => {}}
-      />,
+    renderChart(
+      novemberChart(feesSeries, [
+        [0, 0],
+        [0, 40],
+        [10, 20],
+      ]),
     );
     const stops = screen.getAllByRole('button').filter((button) => button.getAttribute('tabindex') === '0');
     expect(stops.map((button) => button.getAttribute('aria-label'))).toEqual(['11/2 Connection Fees $40.00']);
