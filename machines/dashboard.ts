@@ -11,7 +11,7 @@
 // The range itself is derived from the state by src/domain/dates.ts (dateRange).
 // A view from the URL (VIEW.SHOW, checked by src/domain/view-query.ts) sets all three at once; the
 // machine starts in the view it is given as input (the defaults without one).
-import { and, assertEvent, assign, raise, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
   DATE_MODES,
   DEFAULT_VIEW,
@@ -199,6 +199,8 @@ export const dashboardMachine = setup({
 });
 
 export type DashboardSnapshot = SnapshotFrom<typeof dashboardMachine>;
+/** The page's dashboard machine, as its views get it. */
+export type DashboardActor = ActorRefFrom<typeof dashboardMachine>;
 
 /** The date mode the range region is in. */
 export const selectDateMode = (snapshot: DashboardSnapshot): DateMode =>
@@ -207,6 +209,9 @@ export const selectDateMode = (snapshot: DashboardSnapshot): DateMode =>
 export const selectChartMode = (snapshot: DashboardSnapshot): ChartMode => (snapshot.matches({ chart: 'sales' }) ? 'sales' : 'fees');
 
 export const selectSelectedDay = (snapshot: DashboardSnapshot): string | null => snapshot.context.day;
+/** The custom days as chosen, refused ones too: what the date inputs hold. */
+export const selectCustomStart = (snapshot: DashboardSnapshot): string => snapshot.context.customStart;
+export const selectCustomEnd = (snapshot: DashboardSnapshot): string => snapshot.context.customEnd;
 /** The custom days chosen are beyond a custom range's limits: the current month shows, and the view says why. */
 export const selectIsRangeRefused = (snapshot: DashboardSnapshot): boolean => snapshot.matches({ range: { custom: 'refused' } });
 

@@ -1,7 +1,9 @@
 // The chart card: title, the Fees Chart / Sales Chart selector (with platform sales only), legend,
 // the daily chart and its values as a visually hidden table; on a phone, the selected day's card.
 // The chart (@nivo, d3) is a chunk of its own (chart-module.ts): the summary and tables do not wait.
+import { useSelector } from '@xstate/react';
 import { useId, useMemo } from 'react';
+import { selectChartMode, selectSelectedDay, type DashboardActor } from '../../../machines/dashboard.ts';
 import { CHART_MODES, type ChartMode } from '../../domain/view-query.ts';
 import { useLazyModule } from '../../components/lazy-module.ts';
 import { ErrorBoundary } from '../../components/error-boundary.tsx';
@@ -24,19 +26,13 @@ function Chart(props: DailyChartProps) {
   return <DailyChart {...props} />;
 }
 
-export interface ChartPanelProps {
-  dashboard: Dashboard;
-  mode: ChartMode;
-  selectedDay: string | null;
-  currency: string;
-  onSelectMode: (mode: ChartMode) => void;
-  onToggleDay: (day: string) => void;
-  onClearDay: () => void;
-}
-
 const CHART_NAMES: Record<ChartMode, string> = { fees: 'Fees Chart', sales: 'Sales Chart' };
 
-export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMode, onToggleDay, onClearDay }: ChartPanelProps) {
+export function ChartPanel({ actor, dashboard, currency }: { actor: DashboardActor; dashboard: Dashboard; currency: string }) {
+  const mode = useSelector(actor, selectChartMode);
+  const selectedDay = useSelector(actor, selectSelectedDay);
+  const toggleDay = (day: string) => actor.send({ type: 'DAY.TOGGLE', day });
+  const clearDay = () => actor.send({ type: 'DAY.CLEAR' });
   const titleId = useId();
   const hasSelector = dashboard.stats.hasPlatformSales;
   // Without platform sales there is no Sales Chart to choose.
@@ -62,7 +58,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
                   type="button"
                   className="segmented__button"
                   aria-pressed={shown === option}
-                  onClick={() => onSelectMode(option)}
+                  onClick={() => actor.send({ type: 'CHART.SELECT', mode: option })}
                 >
                   {CHART_NAMES[option]}
                 </button>
@@ -84,8 +80,8 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
             selectedDay={selectedDay}
             currency={currency}
             label={`${name}, ${dashboard.chartTitle}`}
-            onToggleDay={onToggleDay}
-            onClearDay={onClearDay}
+            onToggleDay={toggleDay}
+            onClearDay={clearDay}
           />
         </ErrorBoundary>
         <ChartTable model={model} currency={currency} caption={`${name}, ${dashboard.chartTitle}: amounts per day`} />
@@ -95,7 +91,7 @@ export function ChartPanel({ dashboard, mode, selectedDay, currency, onSelectMod
           dashboard={dashboard}
           selectedDay={selectedDay}
           currency={currency}
-          onClearDay={onClearDay}
+          onClearDay={clearDay}
           focusAfter={() => document.getElementById(titleId)?.focus()}
         />
       )}

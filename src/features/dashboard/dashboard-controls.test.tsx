@@ -1,56 +1,67 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { dashboardMachine, type DashboardEvent } from '../../../machines/dashboard.ts';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 
-function renderCustomRange(customStart = '2026-11-01', customEnd = '2026-11-10', refused = false) {
-  const onStart = vi.fn();
-  const onEnd = vi.fn();
-  const props = { mode: 'custom', customStart, customEnd, onMode: vi.fn(), onStart, onEnd, refused, zone: 'Europe/Berlin' } as const;
-  const view = render(<DateRangeControls {...props} />);
-  return { onStart, onEnd, rerender: (start: string) => view.rerender(<DateRangeControls {...props} customStart={start} />) };
+/** The controls on the dashboard machine, started on a custom range; `sent` lists the custom days they send it. */
+function renderCustomRange(start = '2026-11-01', end = '2026-11-10') {
+  const sent: DashboardEvent[] = [];
+  const actor = createActor(dashboardMachine, {
+    input: { view: { mode: 'custom', start, end, day: null, chart: 'fees' } },
+    inspect: (inspection) => {
+      if (inspection.type === '@xstate.event' && /^RANGE\.CUSTOM_/.test(inspection.event.type))
+        sent.push(inspection.event as DashboardEvent);
+    },
+  }).start();
+  render(<DateRangeControls actor={actor} zone="Europe/Berlin" />);
+  /** The URL (or Back) shows a custom range with another start. */
+  const showStart = (day: string) =>
+    act(() => actor.send({ type: 'VIEW.SHOW', view: { mode: 'custom', start: day, end, day: null, chart: 'fees' } }));
+  return { sent, showStart };
 }
 
 describe('the custom range’s date inputs', () => {
   it('pass a day on once its year is typed out, not the dates a year passes through digit by digit', () => {
-    const { onStart } = renderCustomRange();
+    const { sent } = renderCustomRange();
     const start = screen.getByLabelText('Start date');
     // What Chromium's date input gives while 2027 is typed into its year.
     for (const value of ['0002-11-01', '0020-11-01', '0202-11-01', '2027-11-01']) fireEvent.change(start, { target: { value } });
-    expect(onStart.mock.calls).toEqual([['2027-11-01']]);
+    expect(sent).toEqual([{ type: 'RANGE.CUSTOM_START', day: '2027-11-01' }]);
     expect(start).toHaveValue('2027-11-01');
   });
 
   it('pass on what the field holds when it is left, and a cleared field at once', () => {
-    const { onStart, onEnd } = renderCustomRange();
+    const { sent } = renderCustomRange();
     const start = screen.getByLabelText('Start date');
     fireEvent.change(start, { target: { value: '0202-11-01' } });
-    expect(onStart).not.toHaveBeenCalled();
+    expect(sent).toEqual([]);
     fireEvent.blur(start);
-    expect(onStart.mock.calls).toEqual([['0202-11-01']]);
+    expect(sent).toEqual([{ type: 'RANGE.CUSTOM_START', day: '0202-11-01' }]);
     fireEvent.change(screen.getByLabelText('End date'), { target: { value: '' } });
-    expect(onEnd.mock.calls).toEqual([['']]);
+    expect(sent.at(-1)).toEqual({ type: 'RANGE.CUSTOM_END', day: '' });
   });
 
   it('show a day set from elsewhere (the URL, Back), replacing what was being typed', () => {
-    const { rerender } = renderCustomRange();
+    const { showStart } = renderCustomRange();
     const start = screen.getByLabelText('Start date');
     fireEvent.change(start, { target: { value: '0020-11-01' } });
-    rerender('2026-10-05');
+    showStart('2026-10-05');
     expect(start).toHaveValue('2026-10-05');
   });
 
   it('say how a range whose end date is before its start date is read, and nothing once it is in order', () => {
-    const { rerender } = renderCustomRange('2026-11-10', '2026-11-01');
+    const { showStart } = renderCustomRange('2026-11-10', '2026-11-01');
     const note = 'The end date is before the start date: the days between them are shown.';
     expect(screen.getByText(note)).toBeInTheDocument();
-    rerender('2026-10-25');
+    showStart('2026-10-25');
     expect(screen.queryByText(note)).not.toBeInTheDocument();
     expect(screen.queryByText('Until both days are chosen, the current month is shown.')).not.toBeInTheDocument();
   });
 
   it('say under them why a range beyond the limits is refused, and mark both fields invalid', () => {
-    renderCustomRange('1999-01-01', '2026-11-10', true);
+    renderCustomRange('1999-01-01', '2026-11-10');
     const line = screen.getByRole('alert');
     expect(line).toHaveTextContent('Choose at most 731 days, from 2000-01-01 on: until then, the current month is shown.');
     for (const label of ['Start date', 'End date']) {

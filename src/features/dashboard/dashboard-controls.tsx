@@ -1,11 +1,20 @@
 // The dashboard's selectors: 'Affiliate' (hidden with one affiliate or none; a native <select> up
 // to 20 affiliates, a searchable combobox beyond) and 'Date range' with two date inputs in custom
-// mode, beside the zone the days are counted in ('Days in Europe/Berlin'). They only send choices.
+// mode, beside the zone the days are counted in ('Days in Europe/Berlin'). They only send choices:
+// the affiliate to the page, the range to the dashboard machine.
+import { useSelector } from '@xstate/react';
 import { useId, useMemo, useState } from 'react';
+import {
+  selectCustomEnd,
+  selectCustomStart,
+  selectDateMode,
+  selectIsRangeRefused,
+  type DashboardActor,
+} from '../../../machines/dashboard.ts';
 import type { Affiliate } from '../../api/affiliates.ts';
 import { affiliateOptions } from '../../components/affiliate-options.ts';
 import { Combobox } from '../../components/combobox.tsx';
-import { DATE_MODE_LABELS, DATE_MODES, type DateMode } from '../../domain/dates.ts';
+import { DATE_MODE_LABELS, DATE_MODES } from '../../domain/dates.ts';
 import { CUSTOM_RANGE_LIMITS, isDateMode } from '../../domain/view-query.ts';
 
 export const ALL_AFFILIATES = '';
@@ -54,20 +63,13 @@ export function AffiliateSelect({
   );
 }
 
-export interface DateRangeControlsProps {
-  mode: DateMode;
-  customStart: string;
-  customEnd: string;
-  onMode: (mode: DateMode) => void;
-  onStart: (day: string) => void;
-  onEnd: (day: string) => void;
-  /** The custom days are beyond a custom range's limits: the current month shows instead. */
-  refused?: boolean;
-  /** IANA zone of the range's days. */
-  zone?: string;
-}
-
-export function DateRangeControls({ mode, customStart, customEnd, onMode, onStart, onEnd, refused = false, zone }: DateRangeControlsProps) {
+/** The date range's selector and days; `zone` is the IANA zone the range's days are counted in. */
+export function DateRangeControls({ actor, zone }: { actor: DashboardActor; zone?: string }) {
+  const mode = useSelector(actor, selectDateMode);
+  const customStart = useSelector(actor, selectCustomStart);
+  const customEnd = useSelector(actor, selectCustomEnd);
+  // The custom days are beyond a custom range's limits: the current month shows instead.
+  const refused = useSelector(actor, selectIsRangeRefused);
   const id = useId();
   const limits = refused ? `${id}-limits` : undefined;
   return (
@@ -79,7 +81,7 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
           aria-describedby={zone ? `${id}-zone` : undefined}
           value={mode}
           onChange={(event) => {
-            if (isDateMode(event.target.value)) onMode(event.target.value);
+            if (isDateMode(event.target.value)) actor.send({ type: 'RANGE.SELECT', mode: event.target.value });
           }}
         >
           {DATE_MODES.map((mode) => (
@@ -105,7 +107,7 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
               min={CUSTOM_RANGE_LIMITS.earliest}
               max={customEnd || undefined}
               refusedBy={limits}
-              onDay={onStart}
+              onDay={(day) => actor.send({ type: 'RANGE.CUSTOM_START', day })}
             />
           </div>
           <div className="field dashboard-field">
@@ -116,7 +118,7 @@ export function DateRangeControls({ mode, customStart, customEnd, onMode, onStar
               day={customEnd}
               min={customStart || CUSTOM_RANGE_LIMITS.earliest}
               refusedBy={limits}
-              onDay={onEnd}
+              onDay={(day) => actor.send({ type: 'RANGE.CUSTOM_END', day })}
             />
           </div>
           {(!customStart || !customEnd) && (

@@ -1,13 +1,14 @@
-// The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The view renders the dashboard
-// machine's state and what the data service derives for its range (data/use-dashboard.ts), and
-// sends what the user does. An affiliate change (route or 'View as Affiliate') is AFFILIATE.CHANGED:
+// The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The page runs the dashboard
+// machine and asks the data service for what it derives for the machine's range
+// (data/use-dashboard.ts); its parts get the machine's actor, render its state and send it what
+// the user does. An affiliate change (route or 'View as Affiliate') is AFFILIATE.CHANGED:
 // the range and chart stay, the day goes. The view is the URL's query (use-view-url.ts). While
 // another range or day loads, the same affiliates' last dashboard stays on screen, faded.
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
-import { dashboardMachine, selectIsRangeRefused, selectView } from '../../../machines/dashboard.ts';
+import { dashboardMachine, selectCustomEnd, selectCustomStart, selectView } from '../../../machines/dashboard.ts';
 import { ApiError, errorText } from '../../api/client.ts';
 import { isFinalError } from '../../api/swr.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
@@ -35,7 +36,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const [, navigate] = useLocation();
   const search = useSearch();
   const today = useToday();
-  const [snapshot, send] = useMachine(dashboardMachine, { input: { view: parseView(search, today) } });
+  const [snapshot, send, actor] = useMachine(dashboardMachine, { input: { view: parseView(search, today) } });
   const { impersonated } = useApiScope();
   // Another affiliate (the route's, or the one viewed as): the range and chart stay, the day goes.
   const shownFor = `${impersonated ?? ''}/${affiliateId ?? ''}`;
@@ -52,9 +53,9 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
     today,
     shownFor,
   );
-  const { mode, day: selectedDay, chart: chartMode } = view;
-  // The date inputs hold the custom days as chosen, refused ones too.
-  const { customStart, customEnd } = snapshot.context;
+  const { mode, day: selectedDay } = view;
+  // The custom days as chosen: dateRange gives the current month for days beyond the limits.
+  const [customStart, customEnd] = [selectCustomStart(snapshot), selectCustomEnd(snapshot)];
   const headingId = useId();
 
   const range = useMemo(
@@ -128,16 +129,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
             {showAffiliates && affiliates.data && (
               <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} />
             )}
-            <DateRangeControls
-              mode={mode}
-              customStart={customStart}
-              customEnd={customEnd}
-              onMode={(next) => send({ type: 'RANGE.SELECT', mode: next })}
-              onStart={(day) => send({ type: 'RANGE.CUSTOM_START', day })}
-              onEnd={(day) => send({ type: 'RANGE.CUSTOM_END', day })}
-              refused={selectIsRangeRefused(snapshot)}
-              zone={range.start.zoneName}
-            />
+            <DateRangeControls actor={actor} zone={range.start.zoneName} />
           </div>
         )}
       </div>
@@ -173,22 +165,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
             <section aria-label="Summary">
               <SummaryGrid stats={dashboard.stats} changes={data.changes} currency={env.currency} />
             </section>
-            <ChartPanel
-              dashboard={dashboard}
-              mode={chartMode}
-              selectedDay={selectedDay}
-              currency={env.currency}
-              onSelectMode={(next) => send({ type: 'CHART.SELECT', mode: next })}
-              onToggleDay={(day) => send({ type: 'DAY.TOGGLE', day })}
-              onClearDay={() => send({ type: 'DAY.CLEAR' })}
-            />
-            <DetailTables
-              dashboard={dashboard}
-              selectedDay={selectedDay}
-              currency={env.currency}
-              csv={data.csv}
-              onClearDay={() => send({ type: 'DAY.CLEAR' })}
-            />
+            <ChartPanel actor={actor} dashboard={dashboard} currency={env.currency} />
+            <DetailTables actor={actor} dashboard={dashboard} currency={env.currency} csv={data.csv} />
           </div>
         ))}
     </section>

@@ -2,7 +2,9 @@
 // when fee items exist, each with 'Download CSV' under its heading. Amounts are formatted, never
 // computed, here. A table of thousands of rows (a day's sales) gets them in steps, one task each,
 // so that the page answers meanwhile.
+import { useSelector } from '@xstate/react';
 import { startTransition, useEffect, useId, useState } from 'react';
+import { selectSelectedDay, type DashboardActor } from '../../../machines/dashboard.ts';
 import { SALES_DETAILS_LIMIT, type Dashboard } from '../../domain/dashboard-model.ts';
 import {
   CONNECTION_FEE_COLUMNS,
@@ -165,16 +167,15 @@ function DetailTable<Row extends { key: string }>({
 }
 
 export interface DetailTablesProps {
+  actor: DashboardActor;
   dashboard: Dashboard;
-  selectedDay: string | null;
   currency: string;
   /** The tables' CSV files; null while the dashboard on screen is not the one asked for. */
   csv?: CsvSource | null;
-  /** Clears the selected day ('Clear day' beside Sales Details' heading). */
-  onClearDay?: () => void;
 }
 
-export function DetailTables({ dashboard, selectedDay, currency, csv = null, onClearDay }: DetailTablesProps) {
+export function DetailTables({ actor, dashboard, currency, csv = null }: DetailTablesProps) {
+  const selectedDay = useSelector(actor, selectSelectedDay);
   const { salesDetails, platformSalesTable, connectionFeeTable } = dashboard;
   const when = selectedDay === null ? 'in this period' : 'for this day';
   const shared = { currency, downloads: useCsvDownload(csv) };
@@ -192,7 +193,7 @@ export function DetailTables({ dashboard, selectedDay, currency, csv = null, onC
             ? `The ${SALES_DETAILS_LIMIT} most recent sales. Select a day in the chart to see all of its sales.`
             : null,
         ]}
-        onClearDay={selectedDay === null ? undefined : onClearDay}
+        onClearDay={selectedDay === null ? undefined : () => actor.send({ type: 'DAY.CLEAR' })}
       />
       <div className="dashboard-tables__pair">
         <DetailTable
