@@ -55,7 +55,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   );
   const { mode, day: selectedDay } = view;
   // The custom days as chosen: dateRange gives the current month for days beyond the limits.
-  const [customStart, customEnd] = [selectCustomStart(snapshot), selectCustomEnd(snapshot)];
+  const customStart = selectCustomStart(snapshot);
+  const customEnd = selectCustomEnd(snapshot);
   const headingId = useId();
 
   const range = useMemo(

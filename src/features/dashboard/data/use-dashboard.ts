@@ -127,9 +127,10 @@ const keyOf = (query: DashboardQuery, impersonated: string | null) =>
 export function useDashboard(session: Session, query: DashboardQuery | null, impersonated: string | null) {
   const data = dashboardData(session);
   const key = query && keyOf(query, impersonated);
+  const keyText = key && JSON.stringify(key);
   const view = useSWR<ShownDashboard, Error>(
     key,
-    async () => ({ query: query!, impersonated, key: JSON.stringify(key), ...(await data.view(query!, impersonated)) }),
+    async () => ({ query: query!, impersonated, key: keyText!, ...(await data.view(query!, impersonated)) }),
     // Compared by identity: hashing a whole dashboard would cost the page what the worker saves.
     { keepPreviousData: true, compare: (a, b) => a === b },
   );
@@ -138,7 +139,7 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
     view.data && query && view.data.impersonated === impersonated && view.data.query.affiliateFilter === query.affiliateFilter
       ? view.data
       : null;
-  const own = shown?.key === JSON.stringify(key) ? shown : null;
+  const own = shown !== null && shown.key === keyText ? shown : null;
   const { mutate } = view;
   const retry = useCallback(() => void mutate(), [mutate]);
 
