@@ -449,13 +449,14 @@ describe('Sales Dashboard', () => {
   });
 
   it('keeps the figures while offline and says so; a range chosen meanwhile loads once the connection is back', async () => {
-    const server = await signedIn('parent');
+    const { server: recording, urls } = recorded(await signedIn('parent'));
     let offline = false;
     const fetch: typeof globalThis.fetch = (input, init) =>
-      offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
-    const { user } = renderDashboard({ ...server, fetch });
+      offline ? Promise.reject(new TypeError('Failed to fetch')) : recording.fetch(input, init);
+    const { user } = renderDashboard({ ...recording, fetch });
     await waitForFigures();
     const before = shownStats();
+    const asked = urls.length;
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
 
     const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
@@ -475,8 +476,12 @@ describe('Sales Dashboard', () => {
     offline = false;
     act(() => void window.dispatchEvent(new Event('online')));
     const previousMonth = { start: today().minus({ months: 1 }).startOf('month'), end: today().startOf('month') };
-    await waitFor(() => expect(shownStats()).toEqual(statBoxes(expectedFigures(server.db, { ...parentScope, ...previousMonth }))));
+    await waitFor(() => expect(shownStats()).toEqual(statBoxes(expectedFigures(recording.db, { ...parentScope, ...previousMonth }))));
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();
+    // What was fresh (the affiliates, the last 30 days' lists) is not asked again.
+    const call = (url: URL) => `${url.pathname}?${url.searchParams.get('start')}`;
+    const freshCalls = new Set(urls.slice(0, asked).map(call));
+    expect(urls.slice(asked).filter((url) => freshCalls.has(call(url)))).toEqual([]);
     onLine.mockRestore();
   });
 

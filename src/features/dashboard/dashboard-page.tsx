@@ -79,21 +79,12 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   // The first error among the affiliates and the view (its payment events, then its fees) shows,
   // once no retry is coming for it: while a failure is retried (on its own, or on Retry), the page
   // waits. Offline, a call that got no answer is no error: the figures on screen stay, a line says
-  // why they do not change, and everything is asked again once the connection is back.
+  // why they do not change, and what is not fresh is asked again once the connection is back.
   const online = useOnline();
   const failure = affiliates.error ?? (known ? data.error : undefined);
   const retrying = (affiliates.error !== undefined && affiliates.isValidating) || (data.error !== undefined && data.isValidating);
   const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';
   const message = failure !== undefined && isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null;
-  const [refreshAffiliates, refreshView] = [affiliates.mutate, data.retry];
-  useEffect(() => {
-    const refresh = () => {
-      void refreshAffiliates();
-      refreshView();
-    };
-    window.addEventListener('online', refresh);
-    return () => window.removeEventListener('online', refresh);
-  }, [refreshAffiliates, refreshView]);
   // Retry asks again what failed for good. The button goes with the error line while it runs:
   // the heading takes the focus.
   const retry = () => {
