@@ -1,11 +1,11 @@
 // The Sales Dashboard: all affiliates on /, one on /affiliate/{id}. The page runs the dashboard
 // machine and asks the data service for what it derives for the machine's range
 // (data/use-dashboard.ts); its parts get the machine's actor, render its state and send it what
-// the user does. An affiliate change (route or 'View as Affiliate') is AFFILIATE.CHANGED:
-// the range and chart stay, the day goes. The view is the URL's query (use-view-url.ts). While
-// another range or day loads, the same affiliates' last dashboard stays on screen, faded.
+// the user does. The view is the URL's query, and another affiliate (the route's, or the one
+// viewed as) keeps its range and chart (use-view-url.ts). While another range or day loads, the
+// same affiliates' last dashboard stays on screen, faded.
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
+import { useId, useMemo } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import { dashboardMachine, selectCustomEnd, selectCustomStart, selectView } from '../../../machines/dashboard.ts';
@@ -19,7 +19,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { OFFLINE_TEXT, useOnline } from '../../components/use-online.ts';
 import { env } from '../../config/env.ts';
 import { dateRange, parseDay, toQuery } from '../../domain/dates.ts';
-import { parseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
+import { parseView, viewHref } from '../../domain/view-query.ts';
 import { chartModule } from './chart-module.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
@@ -36,23 +36,10 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const [, navigate] = useLocation();
   const search = useSearch();
   const today = useToday();
-  const [snapshot, send, actor] = useMachine(dashboardMachine, { input: { view: parseView(search, today) } });
+  const [snapshot, , actor] = useMachine(dashboardMachine, { input: { view: parseView(search, today) } });
   const { impersonated } = useApiScope();
-  // Another affiliate (the route's, or the one viewed as): the range and chart stay, the day goes.
-  const shownFor = `${impersonated ?? ''}/${affiliateId ?? ''}`;
-  const lastShownFor = useRef(shownFor);
-  useEffect(() => {
-    if (lastShownFor.current === shownFor) return;
-    lastShownFor.current = shownFor;
-    send({ type: 'AFFILIATE.CHANGED' });
-  }, [shownFor, send]);
+  useViewUrl(actor, today, `${impersonated ?? ''}/${affiliateId ?? ''}`);
   const view = selectView(snapshot);
-  useViewUrl(
-    view,
-    useCallback((next: DashboardView) => send({ type: 'VIEW.SHOW', view: next }), [send]),
-    today,
-    shownFor,
-  );
   const { mode, day: selectedDay } = view;
   // The custom days as chosen: dateRange gives the current month for days beyond the limits.
   const customStart = selectCustomStart(snapshot);
@@ -97,7 +84,6 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
   const showAffiliates = (affiliates.data?.length ?? 0) > 1;
 
-  // Another affiliate keeps the range and chart; the day goes.
   const chooseAffiliate = (id: string | null) =>
     navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
 

@@ -1,9 +1,12 @@
-// The dashboard's view and the URL's query kept the same (src/domain/view-query.ts). A user's
-// change adds a history entry (a custom day's keystrokes share one); a URL the view did not make
-// (a link, Back, Forward) is shown, a bad value corrected in place. Another affiliate (`scope`)
-// keeps the view, less its day, unless its URL brings a view of its own.
+// The dashboard machine's view and the URL's query kept the same (src/domain/view-query.ts). A
+// user's change adds a history entry (a custom day's keystrokes share one); a URL the view did not
+// make (a link, Back, Forward) is shown, a bad value corrected in place. Another affiliate
+// (`scope`: the route's, or the one viewed as) is AFFILIATE.CHANGED: the view stays, less its day,
+// unless its URL brings a view of its own.
+import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { selectView, type DashboardActor } from '../../../machines/dashboard.ts';
 import { parseView, serialiseView, viewHref, type DashboardView } from '../../domain/view-query.ts';
 
 interface Seen {
@@ -22,11 +25,9 @@ function editedCustomDay(before: DashboardView, after: DashboardView): 'start' |
   return null;
 }
 
-/**
- * Keeps `view` (the machine's) and the URL's query the same; `show` sends the machine a view the
- * URL asks for. `today` ('yyyy-MM-dd') is where the ranges count from.
- */
-export function useViewUrl(view: DashboardView, show: (view: DashboardView) => void, today: string, scope: string): void {
+/** Keeps the machine's view and the URL's query the same. `today` ('yyyy-MM-dd') is where the ranges count from. */
+export function useViewUrl(actor: DashboardActor, today: string, scope: string): void {
+  const view = useSelector(actor, selectView);
   const [path, navigate] = useLocation();
   const search = useSearch();
   const query = serialiseView(view);
@@ -39,11 +40,11 @@ export function useViewUrl(view: DashboardView, show: (view: DashboardView) => v
     // Run again with nothing changed (React's strict mode): done already.
     if (before && before.scope === scope && before.query === query && before.search === search && before.today === today) return;
     seen.current = { scope, query, search, today, view };
+    if (before !== null && before.scope !== scope) actor.send({ type: 'AFFILIATE.CHANGED' });
     const wanted = parseView(search, today);
     const canonical = serialiseView(wanted);
     if (before !== null && before.scope !== scope && (search === '' || search === before.search)) {
-      // Another affiliate, with no view of its own: it keeps this one, but for the day (which the
-      // machine drops as it hears of the affiliate).
+      // Another affiliate, with no view of its own: it keeps this one, less the day the machine dropped.
       const kept = { ...view, day: null };
       editing.current = null;
       seen.current = { scope, query: serialiseView(kept), search, today, view: kept };
@@ -61,8 +62,8 @@ export function useViewUrl(view: DashboardView, show: (view: DashboardView) => v
     } else {
       // The URL changed (a link, Back, Forward), or today did: its view shows, corrected in place.
       editing.current = null;
-      show(wanted);
+      actor.send({ type: 'VIEW.SHOW', view: wanted });
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
     }
-  }, [scope, query, search, today, view, path, navigate, show]);
+  }, [scope, query, search, today, view, path, navigate, actor]);
 }
