@@ -13,6 +13,7 @@
 // machine starts in the view it is given as input (the defaults without one).
 import { and, assertEvent, assign, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
+  CHART_MODES,
   DATE_MODES,
   DEFAULT_VIEW,
   isCustomRangeAllowed,
@@ -52,6 +53,9 @@ export interface DashboardMachineInput {
 const isDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day);
 /** A custom day as the range keeps it: '' unless a 'yyyy-MM-dd' day. */
 const customDay = (day: string) => (isDay(day) ? day : '');
+/** The transitions to the date mode, or the chart, that an event asks for. */
+const toMode = (mode: DateMode) => ({ guard: { type: 'isMode', params: { mode } }, target: `.${mode}` }) as const;
+const toChart = (chart: ChartMode) => ({ guard: { type: 'isChart', params: { chart } }, target: `.${chart}` }) as const;
 
 export const dashboardMachine = setup({
   types: {
@@ -75,13 +79,9 @@ export const dashboardMachine = setup({
     viewHasDay: ({ event }) => event.type === 'VIEW.SHOW' && event.view.day !== null,
   },
   actions: {
-    setCustomStart: assign(({ event }) => {
-      assertEvent(event, 'RANGE.CUSTOM_START');
-      return { customStart: customDay(event.day) };
-    }),
-    setCustomEnd: assign(({ event }) => {
-      assertEvent(event, 'RANGE.CUSTOM_END');
-      return { customEnd: customDay(event.day) };
+    setCustomDay: assign(({ event }) => {
+      assertEvent(event, ['RANGE.CUSTOM_START', 'RANGE.CUSTOM_END']);
+      return event.type === 'RANGE.CUSTOM_START' ? { customStart: customDay(event.day) } : { customEnd: customDay(event.day) };
     }),
     selectDay: assign(({ event }) => {
       assertEvent(event, 'DAY.TOGGLE');
@@ -112,19 +112,9 @@ export const dashboardMachine = setup({
     range: {
       initial: 'last30',
       on: {
-        'RANGE.SELECT': [
-          { guard: { type: 'isMode', params: { mode: 'last30' } }, target: '.last30' },
-          { guard: { type: 'isMode', params: { mode: 'current' } }, target: '.current' },
-          { guard: { type: 'isMode', params: { mode: 'previous' } }, target: '.previous' },
-          { guard: { type: 'isMode', params: { mode: 'custom' } }, target: '.custom' },
-        ],
+        'RANGE.SELECT': DATE_MODES.map(toMode),
         // The custom days are checked again: the view may bring other ones.
-        'VIEW.SHOW': [
-          { guard: { type: 'isMode', params: { mode: 'last30' } }, target: '.last30' },
-          { guard: { type: 'isMode', params: { mode: 'current' } }, target: '.current' },
-          { guard: { type: 'isMode', params: { mode: 'previous' } }, target: '.previous' },
-          { target: '.custom.checking', actions: 'showCustomDays' },
-        ],
+        'VIEW.SHOW': [toMode('last30'), toMode('current'), toMode('previous'), { target: '.custom.checking', actions: 'showCustomDays' }],
       },
       states: {
         last30: {},
@@ -135,8 +125,8 @@ export const dashboardMachine = setup({
           // Another custom day changes the range: it clears the selected day (the day region
           // follows). The day it already has changes nothing.
           on: {
-            'RANGE.CUSTOM_START': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomStart', 'clearDay'] },
-            'RANGE.CUSTOM_END': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomEnd', 'clearDay'] },
+            'RANGE.CUSTOM_START': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomDay', 'clearDay'] },
+            'RANGE.CUSTOM_END': { guard: 'isOtherCustomDay', target: '.checking', actions: ['setCustomDay', 'clearDay'] },
           },
           states: {
             checking: {
@@ -184,11 +174,8 @@ export const dashboardMachine = setup({
     chart: {
       initial: 'fees',
       on: {
-        'CHART.SELECT': [
-          { guard: { type: 'isChart', params: { chart: 'fees' } }, target: '.fees' },
-          { guard: { type: 'isChart', params: { chart: 'sales' } }, target: '.sales' },
-        ],
-        'VIEW.SHOW': [{ guard: { type: 'isChart', params: { chart: 'sales' } }, target: '.sales' }, { target: '.fees' }],
+        'CHART.SELECT': CHART_MODES.map(toChart),
+        'VIEW.SHOW': [toChart('sales'), { target: '.fees' }],
       },
       states: {
         fees: {},
