@@ -122,7 +122,7 @@ function DetailTable<Row extends { key: string }>({
       >
         Download CSV
       </button>
-      {downloads.isBusy(name) && (
+      {downloads.busy.has(name) && (
         <span role="status" className="detail-table__status">
           Preparing the CSV file…
         </span>

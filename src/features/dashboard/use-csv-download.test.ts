@@ -29,8 +29,8 @@ describe('useCsvDownload', () => {
       first = result.current.download!('platform-sales');
       void result.current.download!('platform-sales');
     });
-    expect(result.current.isBusy('platform-sales')).toBe(true);
-    expect(result.current.isBusy('sales-details')).toBe(false);
+    expect(result.current.busy.has('platform-sales')).toBe(true);
+    expect(result.current.busy.has('sales-details')).toBe(false);
     expect(source).toHaveBeenCalledTimes(1);
     expect(source).toHaveBeenCalledWith('platform-sales');
 
@@ -38,7 +38,7 @@ describe('useCsvDownload', () => {
       resolve({ fileName: 'platform-sales-2026-11-05.csv', text: '\uFEFFAffiliate,Sales,Total Premium\r\nA,1,2.00' });
       await first;
     });
-    expect(result.current.isBusy('platform-sales')).toBe(false);
+    expect(result.current.busy.has('platform-sales')).toBe(false);
     expect(save).toHaveBeenCalledTimes(1);
     const [blob, name] = save.mock.calls[0]!;
     expect(name).toBe('platform-sales-2026-11-05.csv');
@@ -61,7 +61,7 @@ describe('useCsvDownload', () => {
     });
     expect(save).not.toHaveBeenCalled();
     expect(log).toHaveBeenCalledWith('The sales-details CSV could not be made:', expect.any(Error));
-    expect(result.current.isBusy('sales-details')).toBe(false);
+    expect(result.current.busy.has('sales-details')).toBe(false);
   });
 
   it('offers no download while there is nothing to export', () => {

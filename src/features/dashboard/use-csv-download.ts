@@ -20,7 +20,7 @@ export type CsvDownloads = ReturnType<typeof useCsvDownload>;
 
 /**
  * `download` starts the download of a table's CSV file (null while there is nothing to export);
- * `isBusy` says whether a table's file is being written.
+ * `busy` holds the tables whose files are being written.
  */
 export function useCsvDownload(source: CsvSource | null, { save = saveInBrowser, log = warn }: CsvDownloadOptions = {}) {
   const [busy, setBusy] = useState<ReadonlySet<DetailTableName>>(() => new Set());
@@ -44,6 +44,5 @@ export function useCsvDownload(source: CsvSource | null, { save = saveInBrowser,
     },
     [source, save, log],
   );
-  const isBusy = useCallback((table: DetailTableName) => busy.has(table), [busy]);
-  return { download: source === null ? null : download, isBusy };
+  return { download: source === null ? null : download, busy };
 }
