@@ -190,10 +190,8 @@ const MONEY_FORMAT = '#,##0.00';
 const PERCENT_FORMAT = '0.00';
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 
-/** Builds the .xlsx of report `reportId`: Summary, Sales and Connection Fees sheets; null when unknown. */
-export async function buildReportWorkbook(db: Db, reportId: number): Promise<Buffer | null> {
-  const report = db.prepare('SELECT * FROM reports WHERE id = ?').get(reportId) as ReportRow | undefined;
-  if (!report) return null;
+/** Builds the .xlsx of a stored report: Summary, Sales and Connection Fees sheets. */
+export async function buildReportWorkbook(db: Db, report: ReportRow): Promise<Buffer> {
   const affiliate = db.prepare('SELECT name FROM affiliates WHERE affiliate_id = ?').get(report.affiliate_id) as
     { name: string } | undefined;
 

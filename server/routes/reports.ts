@@ -28,9 +28,7 @@ export function reportRoutes(ctx: ServerContext) {
       ? ctx.db.prepare<unknown[], ReportRow>(`SELECT * FROM reports WHERE id = ? AND ${scope.sql}`).get(id, ...scope.params)
       : undefined;
     if (!report) throw detail(404, messages.notFound);
-    const file = await buildReportWorkbook(ctx.db, report.id);
-    if (!file) throw detail(404, messages.notFound);
-    return c.body(new Uint8Array(file), 200, {
+    return c.body(new Uint8Array(await buildReportWorkbook(ctx.db, report)), 200, {
       'Content-Type': XLSX_TYPE,
       'Content-Disposition': `attachment; filename="report-${report.id}-${report.report_date}.xlsx"`,
     });
