@@ -24,7 +24,7 @@ import { chartModule } from './chart-module.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { AffiliateSelect, DateRangeControls } from './dashboard-controls.tsx';
 import { ServerDataProvider, useApiScope } from '../../session/server-data.tsx';
-import { useDashboard, useDashboardAffiliates, type DashboardQuery } from './data/use-dashboard.ts';
+import { useDashboard, type DashboardQuery } from './data/use-dashboard.ts';
 import { DetailTables } from './detail-tables.tsx';
 import { SummaryGrid } from './summary-grid.tsx';
 import { useToday } from './use-today.ts';
@@ -50,15 +50,9 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
     () => dateRange(mode, { customStart, customEnd, now: parseDay(today) ?? undefined }),
     [mode, customStart, customEnd, today],
   );
-  const session = useSession();
-  const affiliates = useDashboardAffiliates(session, impersonated);
-  const known = affiliateId === null || (affiliates.data?.some((affiliate) => affiliate.id === affiliateId) ?? false);
-  const unknownAffiliate = affiliateId !== null && affiliates.data !== undefined && !known;
-  const query = useMemo<DashboardQuery | null>(
-    () => (unknownAffiliate ? null : { range: toQuery(range), affiliateFilter: affiliateId, selectedDay }),
-    [unknownAffiliate, range, affiliateId, selectedDay],
-  );
-  const data = useDashboard(session, query, impersonated);
+  const query: DashboardQuery = { range: toQuery(range), affiliateFilter: affiliateId, selectedDay };
+  const data = useDashboard(useSession(), query, impersonated);
+  const { affiliates, known, unknownAffiliate } = data;
   const claimedAffiliate = useAuthSelector(selectOwnAffiliate);
   const current = data.dashboard;
   const dashboard = data.shown?.dashboard ?? null;
@@ -68,21 +62,18 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   // waits. Offline, a call that got no answer is no error: the figures on screen stay, a line says
   // why they do not change, and what is not fresh is asked again once the connection is back.
   const online = useOnline();
-  const failure = affiliates.error ?? (known ? data.error : undefined);
-  const retrying = (affiliates.error !== undefined && affiliates.isValidating) || (data.error !== undefined && data.isValidating);
+  const failure = data.error;
   const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';
-  const message = failure !== undefined && isFinalError(failure) && !retrying && !unanswered ? errorText(failure) : null;
+  const message = failure !== undefined && isFinalError(failure) && !data.retrying && !unanswered ? errorText(failure) : null;
   // Retry asks again what failed for good. The button goes with the error line while it runs:
   // the heading takes the focus.
   const retry = () => {
     document.getElementById(headingId)?.focus();
-    if (affiliates.error !== undefined) void affiliates.mutate();
-    if (data.error !== undefined) data.retry();
+    data.retry();
   };
 
   const headingAffiliate = affiliateId ?? impersonated ?? claimedAffiliate;
-  const name = affiliates.data?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
-  const showAffiliates = (affiliates.data?.length ?? 0) > 1;
+  const name = affiliates?.find((affiliate) => affiliate.id === headingAffiliate)?.name;
 
   const chooseAffiliate = (id: string | null) =>
     navigate(viewHref(id === null ? '/' : `/affiliate/${encodeURIComponent(id)}`, { ...view, day: null }));
@@ -90,7 +81,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   // A new range loads: the last range's figures stay, faded under a loading line. Another day of
   // the range is answered too soon for either.
   const shownRange = data.shown?.query.range;
-  const updating = current === null && (query === null || shownRange?.start !== query.range.start || shownRange.end !== query.range.end);
+  const updating = current === null && (shownRange?.start !== query.range.start || shownRange.end !== query.range.end);
 
   const title = name ? `${name} Sales Dashboard` : 'Sales Dashboard';
   useDocumentTitle(title);
@@ -104,8 +95,8 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
         </h1>
         {known && (
           <div className="dashboard-toolbar">
-            {showAffiliates && affiliates.data && (
-              <AffiliateSelect affiliates={affiliates.data} selected={affiliateId} onChange={chooseAffiliate} />
+            {affiliates && affiliates.length > 1 && (
+              <AffiliateSelect affiliates={affiliates} selected={affiliateId} onChange={chooseAffiliate} />
             )}
             <DateRangeControls actor={actor} zone={range.start.zoneName} />
           </div>

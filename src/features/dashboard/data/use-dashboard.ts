@@ -1,9 +1,9 @@
-// The dashboard's data as the page asks for it (useDashboard). The data service (service.ts) runs
-// in a Web Worker, or on the main thread without one (jsdom, a fetch of the tests' own, a worker
-// that fails). SWR keeps its answers under the view's keys by the portal's cache rules
-// (src/api/swr.ts). Each ask carries the token the session gives; a 401 ends the session.
+// The dashboard's data as the page asks for it (useDashboard): the affiliates, the view's
+// dashboard and its changes. The data service (service.ts) runs in a Web Worker, or on the main
+// thread without one (jsdom, a fetch of the tests' own, a worker that fails). SWR keeps its answers
+// under the view's keys by the portal's cache rules (src/api/swr.ts). Each ask carries the token
+// the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
-import { useCallback } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
@@ -109,23 +109,23 @@ function dashboardData(session: Session) {
   return data;
 }
 
-/** The affiliates the user (or the affiliate viewed as) may see: the same cache entry as the reports page's (useAffiliates). */
-export function useDashboardAffiliates(session: Session, impersonated: string | null) {
-  const data = dashboardData(session);
-  return useSWR<Affiliate[], Error>(['affiliates', impersonated], () => data.affiliates({}, impersonated));
-}
-
 const keyOf = (query: DashboardQuery, impersonated: string | null) =>
   ['dashboard', impersonated, query.range.start, query.range.end, query.range.zone, query.affiliateFilter, query.selectedDay] as const;
 
 /**
- * The dashboard of `query` (null for none) as the affiliate viewed as: its own once derived;
- * meanwhile the last one shown of the same affiliates, kept on screen while the next range or day
- * loads. Each stat box's change belongs to the figures shown: it is asked for their query once
- * they are there.
+ * The dashboard of `asked` as the affiliate viewed as: its own once derived; meanwhile the last one
+ * shown of the same affiliates, kept on screen while the next range or day loads. An affiliate
+ * not among the user's has none. Each stat box's change belongs to the figures shown: it is asked
+ * for their query once they are there.
  */
-export function useDashboard(session: Session, query: DashboardQuery | null, impersonated: string | null) {
+export function useDashboard(session: Session, asked: DashboardQuery, impersonated: string | null) {
   const data = dashboardData(session);
+  // The same cache entry as the reports page's (useAffiliates).
+  const affiliates = useSWR<Affiliate[], Error>(['affiliates', impersonated], () => data.affiliates({}, impersonated));
+  const filter = asked.affiliateFilter;
+  const known = filter === null || (affiliates.data?.some((affiliate) => affiliate.id === filter) ?? false);
+  const unknownAffiliate = filter !== null && affiliates.data !== undefined && !known;
+  const query = unknownAffiliate ? null : asked;
   const key = query && keyOf(query, impersonated);
   const keyText = key && JSON.stringify(key);
   const view = useSWR<ShownDashboard, Error>(
@@ -140,8 +140,6 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
       ? view.data
       : null;
   const own = shown !== null && shown.key === keyText ? shown : null;
-  const { mutate } = view;
-  const retry = useCallback(() => void mutate(), [mutate]);
 
   // Asked again once the lists are fetched again: the previous period is measured at that time.
   const changes = useSWR<StatChanges | null, Error>(
@@ -151,14 +149,24 @@ export function useDashboard(session: Session, query: DashboardQuery | null, imp
   );
 
   return {
+    /** The affiliates the user (or the affiliate viewed as) may see; undefined while they load. */
+    affiliates: affiliates.data,
+    /** Every affiliate is asked for, or the one asked for is among the user's; unknownAffiliate: it is not. */
+    known,
+    unknownAffiliate,
     /** The query's own dashboard; null while it loads. */
     dashboard: own?.dashboard ?? null,
     /** What the page shows: the query's own dashboard, or the last one of the same affiliates while the next loads. */
     shown,
-    /** The view's failure: a call's (the payment events' before the fees'), or the derivation's. */
-    error: view.error,
-    isValidating: view.isValidating,
-    retry,
+    /** The first failure: the affiliates', else the view's (a call's, the payment events' before the fees', or the derivation's). */
+    error: affiliates.error ?? (known ? view.error : undefined),
+    /** A failure is being asked again (on its own, or on retry). */
+    retrying: (affiliates.error !== undefined && affiliates.isValidating) || (view.error !== undefined && view.isValidating),
+    /** Asks again what failed. */
+    retry: () => {
+      if (affiliates.error !== undefined) void affiliates.mutate();
+      if (view.error !== undefined) void view.mutate();
+    },
     changes: changes.error === undefined ? (changes.data ?? null) : null,
     /** A detail table's CSV file, once the query's own dashboard is shown. */
     csv: own && query ? (table: DetailTableName) => data.csv({ ...query, table }, impersonated) : null,
