@@ -671,7 +671,7 @@ console.log(machineNote());
 const tempRoot = makeTempRoot();
 let browser: Browser | undefined;
 try {
-  if (buildPortalIfStale()) console.log('(built the portal: dist/ was missing or older than its sources)');
+  buildPortalIfStale();
   const pageDirs: Record<string, string> = { ...BUILDS, peer: await buildPage('peer', tempRoot) };
   if (WITH_FLOOR) pageDirs.floor = await buildPage('floor', tempRoot);
   browser = await chromium.launch({ executablePath: findChromium(), ...CHROMIUM_LAUNCH });

@@ -122,7 +122,7 @@ async function timed(page: Page, eventType: string, wanted: Wanted, act: () => P
 }
 
 async function main() {
-  if (buildPortalIfStale()) console.log('Built dist/ (it was missing or older than the sources).');
+  buildPortalIfStale();
   const tempRoot = makeTempRoot();
   const server = await startServer({
     port: 0,

@@ -22,14 +22,17 @@ export function buildIsStale(): boolean {
   return sources.some((source) => newestModification(path.join(root, source)) > builtAt);
 }
 
-/** Builds dist/ when it is stale (its output on stdout, or `stdio` as given); false when the build failed. */
-export function buildIfStale(log: (line: string) => void, stdio: 'inherit' | 'ignore' = 'inherit'): boolean {
+/**
+ * Builds dist/ when it is stale, its output as `stdio` says (`quiet`: warnings only, on stderr);
+ * false when the build failed.
+ */
+export function buildIfStale(log: (line: string) => void, stdio: 'inherit' | 'ignore' | 'quiet' = 'inherit'): boolean {
   if (!buildIsStale()) return true;
   log('Building the portal (dist/ is missing or older than the sources)…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build'], {
+  const result = spawnSync(process.execPath, [vite, 'build', ...(stdio === 'quiet' ? ['--logLevel', 'warn'] : [])], {
     cwd: root,
-    stdio,
+    stdio: stdio === 'quiet' ? ['ignore', 'ignore', 'inherit'] : stdio,
     env: { ...process.env, NODE_ENV: 'production' },
   });
   return result.status === 0;

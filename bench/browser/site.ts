@@ -4,7 +4,6 @@
 // floor (bench/floor) and a bare React login page (bench/bare-login). Each is served by the
 // reference server (startServer) as a production host serves the portal: hashed assets cached
 // for good, index.html revalidated, and whatever compression the server applies.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,24 +16,16 @@ import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SEED_SIZE_ACCOUNT } from '../../server/seed.ts';
-import { buildIsStale, DIST } from '../../scripts/dist.ts';
+import { buildIfStale, DIST } from '../../scripts/dist.ts';
 import { NAME_SHIM } from './probe.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Long enough that no access token needs a refresh while the bench runs. */
 const ACCESS_LIFETIME_SECONDS = 3 * 60 * 60;
 
-/** Builds dist/ when it is missing or older than the portal's sources (warnings only, on stderr); answers whether it built. */
-export function buildPortalIfStale(): boolean {
-  if (!buildIsStale()) return false;
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error('vite build of the portal failed');
-  return true;
+/** Builds dist/ when it is missing or older than the portal's sources, saying so (warnings only, on stderr). */
+export function buildPortalIfStale(): void {
+  if (!buildIfStale((line) => console.log(line), 'quiet')) throw new Error('vite build of the portal failed');
 }
 
 /** Builds bench/<page>/index.html and what it imports into a new temp folder; answers the folder. */
