@@ -73,8 +73,8 @@ export function swrConfiguration(cache: Cache): SWRConfiguration & { provider: (
     use: [createGarbageCollector(cache).middleware],
     dedupingInterval: STALE_TIME_MS,
     revalidateOnFocus: false,
-    // Offline, a retry would get no answer either: once the connection is back, SWR asks again for
-    // what is in use and not fresh (a failure keeps nothing fresh).
+    revalidateOnReconnect: false,
+    // Offline, a retry would get no answer either: the page asks again once the connection is back.
     shouldRetryOnError: (error: unknown) => isRetryable(error) && (typeof navigator === 'undefined' || navigator.onLine),
     errorRetryCount: MAX_RETRIES,
     // Kept: SWR's own waits are random (0.5 to 1.5 times a doubling interval), not 1, 2, 4 s.

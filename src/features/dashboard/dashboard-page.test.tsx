@@ -472,9 +472,14 @@ describe('Sales Dashboard', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(shownStats()).toEqual(before);
 
+    // The connection comes back while the tab is hidden: asked again at once, with no error shown meanwhile.
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    onTestFinished(() => visibility.mockRestore());
     onLine.mockReturnValue(true);
     offline = false;
     act(() => void window.dispatchEvent(new Event('online')));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(shownStats()).toEqual(before);
     const previousMonth = { start: today().minus({ months: 1 }).startOf('month'), end: today().startOf('month') };
     await waitFor(() => expect(shownStats()).toEqual(statBoxes(expectedFigures(recording.db, { ...parentScope, ...previousMonth }))));
     expect(screen.queryByText('You are offline. The figures will update when the connection is back.')).not.toBeInTheDocument();

@@ -60,7 +60,7 @@ function SalesDashboard({ affiliateId }: { affiliateId: string | null }) {
   // The first error among the affiliates and the view (its payment events, then its fees) shows,
   // once no retry is coming for it: while a failure is retried (on its own, or on Retry), the page
   // waits. Offline, a call that got no answer is no error: the figures on screen stay, a line says
-  // why they do not change, and what is not fresh is asked again once the connection is back.
+  // why they do not change, and everything is asked again once the connection is back.
   const online = useOnline();
   const failure = data.error;
   const unanswered = !online && failure instanceof ApiError && failure.kind === 'network';

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { TestServer } from '../../../tests/utils/api-server.ts';
@@ -298,23 +298,6 @@ describe('the Reports screen', () => {
 
     const table = await screen.findByRole('table', { name: 'Reports' }, { timeout: 3000 });
     expect(tableRows(table)).toHaveLength(2);
-    expect(screen.queryAllByRole('alert')).toEqual([]);
-  });
-
-  it('asks again for reports that got no answer once the connection is back', async () => {
-    const { server } = await signInFixtureUser('parent');
-    const steer = steerableServer(server);
-    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    onTestFinished(() => onLine.mockRestore());
-    act(() => void window.dispatchEvent(new Event('offline')));
-    steer.failNext('reports/affiliate/');
-    renderReports(steer.server);
-    // Offline, no retry is coming: the failure is final until the connection is back.
-    expect(await screen.findByText('Network Error: the server could not be reached.')).toHaveAttribute('role', 'alert');
-
-    onLine.mockReturnValue(true);
-    act(() => void window.dispatchEvent(new Event('online')));
-    expect(tableRows(await reportsTable())).toHaveLength(2);
     expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 });
