@@ -52,16 +52,16 @@ function barNames(slots: { label: string; amounts: [string, Money][] }[]): strin
 
 export async function expectedDashboard(url: string, access: string, range: DateRange): Promise<Expected> {
   const client = createApiClient({ baseUrl: `${url}/api/v2/`, getAccessToken: () => access });
-  const query = toQuery(range);
+  const { start, end } = toQuery(range);
   const [affiliates, events, fees] = await Promise.all([
     fetchAffiliates(client),
-    client.request('payment_events/', { schema: paymentEventListSchema, query: { start: query.start, end: query.end } }),
-    client.request('connection_fees/', { schema: connectionFeeListSchema, query: { start: query.start, end: query.end } }),
+    client.request('payment_events/', { schema: paymentEventListSchema, query: { start, end } }),
+    client.request('connection_fees/', { schema: connectionFeeListSchema, query: { start, end } }),
   ]);
   const dashboard = deriveDashboard({ events, fees, affiliates, affiliateFilter: null, range, selectedDay: null });
   const boxes = summary(dashboard);
   return {
-    search: `?${new URLSearchParams({ start: query.start, end: query.end }).toString()}`,
+    search: `?${new URLSearchParams({ start, end }).toString()}`,
     events: events.length,
     fees: fees.length,
     dashboard,
