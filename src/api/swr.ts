@@ -67,10 +67,28 @@ export function createGarbageCollector(cache: Cache, schedule: typeof setTimeout
   return { middleware, acquire, release };
 }
 
+/**
+ * Asks again at once, when the connection is back, what failed meanwhile; a hidden tab too.
+ * Kept: SWR's revalidateOnReconnect waits for a visible tab and revalidates in a timer, and
+ * until then the page would show the failure.
+ */
+const askAgainOnline: Middleware = (useSWRNext) => (key, fetcher, config) => {
+  const swr = useSWRNext(key, fetcher, config);
+  const { mutate } = swr;
+  const failed = swr.error !== undefined;
+  useEffect(() => {
+    if (!failed) return undefined;
+    const again = () => void mutate();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [failed, mutate]);
+  return swr;
+};
+
 export function swrConfiguration(cache: Cache): SWRConfiguration & { provider: () => Cache } {
   return {
     provider: () => cache,
-    use: [createGarbageCollector(cache).middleware],
+    use: [createGarbageCollector(cache).middleware, askAgainOnline],
     dedupingInterval: STALE_TIME_MS,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { TestServer } from '../../../tests/utils/api-server.ts';
@@ -298,6 +298,29 @@ describe('the Reports screen', () => {
 
     const table = await screen.findByRole('table', { name: 'Reports' }, { timeout: 3000 });
     expect(tableRows(table)).toHaveLength(2);
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+  it('asks again for what failed offline once the connection is back, a hidden tab too, loading meanwhile', async () => {
+    const { server } = await signInFixtureUser('parent');
+    let offline = true;
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    onTestFinished(() => onLine.mockRestore());
+    const fetch: typeof globalThis.fetch = (input, init) =>
+      offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
+    renderReports({ ...server, fetch });
+
+    // Offline, no retry follows: the failure is shown, and stays.
+    expect(await screen.findByText('Network Error: the server could not be reached.')).toHaveAttribute('role', 'alert');
+
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    onTestFinished(() => visibility.mockRestore());
+    onLine.mockReturnValue(true);
+    offline = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(screen.getByRole('status')).toHaveTextContent('Loading reports...');
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+
+    expect(tableRows(await reportsTable())).toHaveLength(2);
     expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 });

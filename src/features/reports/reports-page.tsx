@@ -7,6 +7,7 @@
 // reports are issued to its parent: by name where the user's affiliates have it (a superuser's
 // do), else by its id.
 import { useId, useState } from 'react';
+import type { SWRResponse } from 'swr';
 import { selectOwnAffiliate } from '../../../machines/auth.selectors.ts';
 import { affiliateListErrors, useAffiliates, useOwnAffiliates } from '../../api/affiliates.ts';
 import { useReports } from '../../api/reports.ts';
@@ -38,9 +39,12 @@ function Reports({ saveFile }: ReportsPageProps) {
   const selectorId = useId();
   useDocumentTitle('Reports');
 
-  // A failure is shown once no retry follows it, and only while there is nothing to show instead.
-  const affiliatesFailed = !affiliates.data && affiliates.error !== undefined && isFinalError(affiliates.error);
-  const reportsError = !reports.data && reports.error !== undefined && isFinalError(reports.error) ? reports.error : null;
+  // A failure is shown once no retry follows it, while it is not being asked again (back online),
+  // and only while there is nothing to show instead.
+  const failure = ({ data, error, isValidating }: Pick<SWRResponse<unknown, Error>, 'data' | 'error' | 'isValidating'>) =>
+    !data && error !== undefined && !isValidating && isFinalError(error) ? error : null;
+  const affiliatesFailed = failure(affiliates) !== null;
+  const reportsError = failure(reports);
   const loading = !reportsError && (!reports.data || (!affiliates.data && !affiliatesFailed));
 
   const options = affiliates.data && reports.data ? reportAffiliates(affiliates.data, reports.data) : [];

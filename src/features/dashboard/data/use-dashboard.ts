@@ -4,7 +4,6 @@
 // under the view's keys by the portal's cache rules (src/api/swr.ts). Each ask carries the token
 // the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
-import { useEffect } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
@@ -141,15 +140,6 @@ export function useDashboard(session: Session, asked: DashboardQuery, impersonat
       ? view.data
       : null;
   const own = shown !== null && shown.key === keyText ? shown : null;
-
-  // Back online (a hidden tab too), the affiliates and the view are asked again at once, failed or
-  // not: the service fetches again what is not fresh, and the page shows them as being retried.
-  const [refreshAffiliates, refreshView] = [affiliates.mutate, view.mutate];
-  useEffect(() => {
-    const refresh = () => void Promise.all([refreshAffiliates(), refreshView()]);
-    window.addEventListener('online', refresh);
-    return () => window.removeEventListener('online', refresh);
-  }, [refreshAffiliates, refreshView]);
 
   // Asked again once the lists are fetched again: the previous period is measured at that time.
   const changes = useSWR<StatChanges | null, Error>(
