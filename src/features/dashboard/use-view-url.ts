@@ -40,27 +40,29 @@ export function useViewUrl(actor: DashboardActor, today: string, scope: string):
     // Run again with nothing changed (React's strict mode): done already.
     if (before && before.scope === scope && before.query === query && before.search === search && before.today === today) return;
     seen.current = { scope, query, search, today, view };
-    if (before !== null && before.scope !== scope) actor.send({ type: 'AFFILIATE.CHANGED' });
+    const moved = before !== null && before.scope !== scope;
+    if (moved) actor.send({ type: 'AFFILIATE.CHANGED' });
     const wanted = parseView(search, today);
     const canonical = serialiseView(wanted);
-    if (before !== null && before.scope !== scope && (search === '' || search === before.search)) {
+    if (moved && (search === '' || search === before.search)) {
       // Another affiliate, with no view of its own: it keeps this one, less the day the machine dropped.
       const kept = { ...view, day: null };
       editing.current = null;
       seen.current = { scope, query: serialiseView(kept), search, today, view: kept };
       if (search !== serialiseView(kept)) navigate(viewHref(path, kept), { replace: true });
-    } else if (query === canonical) {
+    } else if (query === canonical && !moved) {
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
     } else if (before === null) {
       // The view started apart from the URL: the URL follows.
       navigate(viewHref(path, view), { replace: true });
-    } else if (before.query !== query && before.scope === scope) {
+    } else if (before.query !== query && !moved) {
       // The user changed the view.
       const edited = editedCustomDay(before.view, view);
       navigate(viewHref(path, view), { replace: edited !== null && edited === editing.current });
       editing.current = edited;
     } else {
-      // The URL changed (a link, Back, Forward), or today did: its view shows, corrected in place.
+      // The URL changed (a link, Back, Forward, another affiliate's with a view of its own), or today
+      // did: its view shows (after AFFILIATE.CHANGED, which drops the day), corrected in place.
       editing.current = null;
       actor.send({ type: 'VIEW.SHOW', view: wanted });
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });

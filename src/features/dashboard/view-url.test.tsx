@@ -135,6 +135,19 @@ describe('the view is the URL', () => {
     expect(history).toEqual([`/?range=current&day=${iso(day)}&chart=sales`, '/affiliate/C1?range=current&chart=sales']);
   });
 
+  it('shows the view a link to another affiliate names, its day too, corrected in place', async () => {
+    const server = await signedIn();
+    const day = daysAgo(2);
+    const { location, history } = renderDashboard(server, `/?day=${iso(day)}`);
+    await waitForFigures();
+
+    // The same view as now, written with the default chart.
+    act(() => location.navigate(`/affiliate/C1?chart=fees&day=${iso(day)}`));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Child One Sales Dashboard' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: `Sales Details for ${heading(day)}` })).toBeInTheDocument();
+    await waitFor(() => expect(history).toEqual([`/?day=${iso(day)}`, `/affiliate/C1?day=${iso(day)}`]));
+  });
+
   it('drops the day from the URL in place when the header views the portal as another affiliate', async () => {
     const server = await signedIn('admin');
     const day = daysAgo(2);
