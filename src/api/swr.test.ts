@@ -1,4 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
+import useSWR, { SWRConfig } from 'swr';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ApiError } from './client.ts';
 import { retryDelay } from '../domain/retry-policy.ts';
 import { createGarbageCollector, GC_TIME_MS, isFinalError, isRetryable, swrConfiguration } from './swr.ts';
@@ -68,5 +71,33 @@ describe('the query cache rules (spec section 9)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('asks again at once, once the connection is back, what failed offline: once per key, and nothing that loaded', async () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    onTestFinished(() => onLine.mockRestore());
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    onTestFinished(() => visibility.mockRestore());
+    let offline = true;
+    const lists = vi.fn(() =>
+      offline ? Promise.reject(new ApiError('Network Error: the server could not be reached.', 'network')) : Promise.resolve('lists'),
+    );
+    const loaded = vi.fn(() => Promise.resolve('loaded'));
+    const config = swrConfiguration(new Map() as never);
+    const wrapper = ({ children }: { children: ReactNode }) => createElement(SWRConfig, { value: config }, children);
+    const failure: unknown = expect.any(ApiError);
+    const { result } = renderHook(
+      () =>
+        [useSWR<string, Error>('lists', lists), useSWR<string, Error>('lists', lists), useSWR<string, Error>('loaded', loaded)] as const,
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.map((hook) => hook.error ?? hook.data)).toEqual([failure, failure, 'loaded']));
+    expect([lists, loaded].map((fetcher) => fetcher.mock.calls.length)).toEqual([1, 1]);
+
+    onLine.mockReturnValue(true);
+    offline = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(result.current.map((hook) => hook.data)).toEqual(['lists', 'lists', 'loaded']));
+    expect([lists, loaded].map((fetcher) => fetcher.mock.calls.length)).toEqual([2, 1]);
   });
 });

@@ -68,27 +68,34 @@ export function createGarbageCollector(cache: Cache, schedule: typeof setTimeout
 }
 
 /**
- * Asks again at once, when the connection is back, what failed meanwhile; a hidden tab too.
+ * Asks again at once, when the connection is back, what failed meanwhile; a hidden tab too. A key
+ * that several hooks use is asked once: the first ask marks it as being fetched.
  * Kept: SWR's revalidateOnReconnect waits for a visible tab and revalidates in a timer, and
  * until then the page would show the failure.
  */
-const askAgainOnline: Middleware = (useSWRNext) => (key, fetcher, config) => {
-  const swr = useSWRNext(key, fetcher, config);
-  const { mutate } = swr;
-  const failed = swr.error !== undefined;
-  useEffect(() => {
-    if (!failed) return undefined;
-    const again = () => void mutate();
-    window.addEventListener('online', again);
-    return () => window.removeEventListener('online', again);
-  }, [failed, mutate]);
-  return swr;
-};
+const askAgainOnline =
+  (cache: Cache): Middleware =>
+  (useSWRNext) =>
+  (key, fetcher, config) => {
+    const swr = useSWRNext(key, fetcher, config);
+    const { mutate } = swr;
+    const failed = swr.error !== undefined;
+    const serialized = unstable_serialize(key);
+    useEffect(() => {
+      if (!failed) return undefined;
+      const again = () => {
+        if (!cache.get(serialized)?.isValidating) void mutate();
+      };
+      window.addEventListener('online', again);
+      return () => window.removeEventListener('online', again);
+    }, [failed, mutate, serialized]);
+    return swr;
+  };
 
 export function swrConfiguration(cache: Cache): SWRConfiguration & { provider: () => Cache } {
   return {
     provider: () => cache,
-    use: [createGarbageCollector(cache).middleware, askAgainOnline],
+    use: [createGarbageCollector(cache).middleware, askAgainOnline(cache)],
     dedupingInterval: STALE_TIME_MS,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
