@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { MAX_RETRIES, retryDelay } from '../../domain/retry-policy.ts';
+import { MAX_RETRIES, retryDelay, STALE_TIME_MS } from '../../domain/retry-policy.ts';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
@@ -488,6 +488,26 @@ describe('Sales Dashboard', () => {
     const freshCalls = new Set(urls.slice(0, asked).map(call));
     expect(urls.slice(asked).filter((url) => freshCalls.has(call(url)))).toEqual([]);
     onLine.mockRestore();
+  });
+
+  it('asks again, once the connection is back, for the figures that grew stale while offline', async () => {
+    // The clock runs as it does, until it is moved on below.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    const { server: recording, urls } = recorded(await signedIn('parent'));
+    renderDashboard(recording);
+    await waitForFigures();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    onTestFinished(() => onLine.mockRestore());
+    act(() => void window.dispatchEvent(new Event('offline')));
+
+    // Nothing failed while offline, but the lists on screen are no longer fresh.
+    vi.setSystemTime(Date.now() + STALE_TIME_MS);
+    const asked = urls.length;
+    onLine.mockReturnValue(true);
+    act(() => void window.dispatchEvent(new Event('online')));
+    const isList = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
+    await waitFor(() => expect(urls.slice(asked).filter(isList)).toHaveLength(2));
   });
 
   it('shows the forbidden text when the API refuses with 403, without retrying', async () => {

@@ -4,6 +4,7 @@
 // under the view's keys by the portal's cache rules (src/api/swr.ts). Each ask carries the token
 // the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
+import { useEffect } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
@@ -140,6 +141,14 @@ export function useDashboard(session: Session, asked: DashboardQuery, impersonat
       ? view.data
       : null;
   const own = shown !== null && shown.key === keyText ? shown : null;
+
+  // Back online, what did not fail is asked again too (the service fetches only what is stale).
+  const askAgain = [affiliates, view].filter((data) => data.error === undefined).map((data) => data.mutate);
+  useEffect(() => {
+    const refresh = () => askAgain.forEach((mutate) => void mutate());
+    window.addEventListener('online', refresh);
+    return () => window.removeEventListener('online', refresh);
+  });
 
   // Asked again once the lists are fetched again: the previous period is measured at that time.
   const changes = useSWR<StatChanges | null, Error>(
