@@ -11,6 +11,7 @@ import { parseView, serialiseView, viewHref, type DashboardView } from '../../do
 
 interface Seen {
   scope: string;
+  path: string;
   query: string;
   search: string;
   today: string;
@@ -39,16 +40,16 @@ export function useViewUrl(actor: DashboardActor, today: string, scope: string):
     const before = seen.current;
     // Run again with nothing changed (React's strict mode): done already.
     if (before && before.scope === scope && before.query === query && before.search === search && before.today === today) return;
-    seen.current = { scope, query, search, today, view };
+    seen.current = { scope, path, query, search, today, view };
     const moved = before !== null && before.scope !== scope;
     if (moved) actor.send({ type: 'AFFILIATE.CHANGED' });
     const wanted = parseView(search, today);
     const canonical = serialiseView(wanted);
-    if (moved && (search === '' || search === before.search)) {
-      // Another affiliate, with no view of its own: it keeps this one, less the day the machine dropped.
+    if (moved && (search === '' || (search === before.search && path === before.path))) {
+      // Another affiliate with no view of its own (View as, in place): this one, less the day.
       const kept = { ...view, day: null };
       editing.current = null;
-      seen.current = { scope, query: serialiseView(kept), search, today, view: kept };
+      seen.current = { scope, path, query: serialiseView(kept), search, today, view: kept };
       if (search !== serialiseView(kept)) navigate(viewHref(path, kept), { replace: true });
     } else if (query === canonical && !moved) {
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
@@ -61,8 +62,7 @@ export function useViewUrl(actor: DashboardActor, today: string, scope: string):
       navigate(viewHref(path, view), { replace: edited !== null && edited === editing.current });
       editing.current = edited;
     } else {
-      // The URL changed (a link, Back, Forward, another affiliate's with a view of its own), or today
-      // did: its view shows (after AFFILIATE.CHANGED, which drops the day), corrected in place.
+      // The URL changed (a link, Back, Forward), or today did: its view shows, corrected in place.
       editing.current = null;
       actor.send({ type: 'VIEW.SHOW', view: wanted });
       if (search !== canonical) navigate(viewHref(path, wanted), { replace: true });
