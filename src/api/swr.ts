@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 import { unstable_serialize, type Cache, type Middleware, type SWRConfiguration } from 'swr';
 import { GC_TIME_MS, MAX_RETRIES, retryDelay, STALE_TIME_MS } from '../domain/retry-policy.ts';
+import { useBackOnline } from '../components/use-online.ts';
 import { ApiError } from './client.ts';
 
 export { GC_TIME_MS, STALE_TIME_MS };
@@ -78,17 +79,11 @@ const askAgainOnline =
   (useSWRNext) =>
   (key, fetcher, config) => {
     const swr = useSWRNext(key, fetcher, config);
-    const { mutate } = swr;
     const failed = swr.error !== undefined;
     const serialized = unstable_serialize(key);
-    useEffect(() => {
-      if (!failed) return undefined;
-      const again = () => {
-        if (!cache.get(serialized)?.isValidating) void mutate();
-      };
-      window.addEventListener('online', again);
-      return () => window.removeEventListener('online', again);
-    }, [failed, mutate, serialized]);
+    useBackOnline(() => {
+      if (failed && !cache.get(serialized)?.isValidating) void swr.mutate();
+    });
     return swr;
   };
 

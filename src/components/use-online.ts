@@ -1,6 +1,6 @@
 // Whether the browser says it is online (navigator.onLine, kept up to date by its online and
 // offline events): a page keeps what it shows while offline and says so.
-import { useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useSyncExternalStore } from 'react';
 
 function subscribe(changed: () => void): () => void {
   window.addEventListener('online', changed);
@@ -17,6 +17,20 @@ export function useOnline(): boolean {
     () => navigator.onLine,
     () => true,
   );
+}
+
+/**
+ * Calls `then`, as of the last render, each time the connection is back. Its listener is added
+ * once: one added again at each render could be taken off during the very event, since the
+ * browser lets React render between one listener and the next (useOnline's comes first).
+ */
+export function useBackOnline(then: () => void): void {
+  const backOnline = useEffectEvent(then);
+  useEffect(() => {
+    const listener = () => backOnline();
+    window.addEventListener('online', listener);
+    return () => window.removeEventListener('online', listener);
+  }, []);
 }
 
 /** The line a page shows while offline (role="status"). */

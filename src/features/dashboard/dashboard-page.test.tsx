@@ -506,8 +506,10 @@ describe('Sales Dashboard', () => {
     const asked = urls.length;
     onLine.mockReturnValue(true);
     act(() => void window.dispatchEvent(new Event('online')));
-    const isList = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname);
-    await waitFor(() => expect(urls.slice(asked).filter(isList)).toHaveLength(2));
+    const start = last30().start.toISO();
+    const ofRange = (url: URL) => /\/(payment_events|connection_fees)\/$/.test(url.pathname) && url.searchParams.get('start') === start;
+    expect(urls.slice(0, asked).filter(ofRange)).toHaveLength(2);
+    await waitFor(() => expect(urls.slice(asked).filter(ofRange)).toHaveLength(2));
   });
 
   it('shows the forbidden text when the API refuses with 403, without retrying', async () => {

@@ -4,10 +4,10 @@
 // under the view's keys by the portal's cache rules (src/api/swr.ts). Each ask carries the token
 // the session gives; a 401 ends the session.
 import { wrap } from 'comlink';
-import { useEffect } from 'react';
 import useSWR from 'swr';
 import type { Affiliate } from '../../../api/affiliates.ts';
 import { isUnauthorizedError } from '../../../api/client.ts';
+import { useBackOnline } from '../../../components/use-online.ts';
 import type { RangeQuery } from '../../../domain/dates.ts';
 import type { DetailTableName } from '../../../domain/detail-columns.ts';
 import type { StatChanges } from '../../../domain/period-change.ts';
@@ -143,11 +143,8 @@ export function useDashboard(session: Session, asked: DashboardQuery, impersonat
   const own = shown !== null && shown.key === keyText ? shown : null;
 
   // Back online, what did not fail is asked again too (the service fetches only what is stale).
-  const askAgain = [affiliates, view].filter((data) => data.error === undefined).map((data) => data.mutate);
-  useEffect(() => {
-    const refresh = () => askAgain.forEach((mutate) => void mutate());
-    window.addEventListener('online', refresh);
-    return () => window.removeEventListener('online', refresh);
+  useBackOnline(() => {
+    for (const data of [affiliates, view]) if (data.error === undefined) void data.mutate();
   });
 
   // Asked again once the lists are fetched again: the previous period is measured at that time.
