@@ -14,7 +14,7 @@ describe('useBackOnline', () => {
       return null;
     }
     // As in a browser, where React renders between one listener and the next: one that comes
-    // first (the page's useOnline) has the page rendered again before the hook's runs.
+    // first (useOnline's, say) has the page rendered again before the hook's runs.
     const first = () => act(renderAgain);
     window.addEventListener('online', first);
     onTestFinished(() => window.removeEventListener('online', first));

@@ -22,7 +22,7 @@ export function useOnline(): boolean {
 /**
  * Calls `then`, as of the last render, each time the connection is back. Its listener is added
  * once: one added again at each render could be taken off during the very event, since the
- * browser lets React render between one listener and the next (useOnline's comes first).
+ * browser lets React render between one listener and the next (after useOnline's, say).
  */
 export function useBackOnline(then: () => void): void {
   const backOnline = useEffectEvent(then);
