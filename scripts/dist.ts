@@ -30,9 +30,10 @@ export function buildIfStale(log: (line: string) => void, stdio: 'inherit' | 'ig
   if (!buildIsStale()) return true;
   log('Building the portal (dist/ is missing or older than the sources)…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', ...(stdio === 'quiet' ? ['--logLevel', 'warn'] : [])], {
+  const quiet = stdio === 'quiet';
+  const result = spawnSync(process.execPath, [vite, 'build', ...(quiet ? ['--logLevel', 'warn'] : [])], {
     cwd: root,
-    stdio: stdio === 'quiet' ? ['ignore', 'ignore', 'inherit'] : stdio,
+    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : stdio,
     env: { ...process.env, NODE_ENV: 'production' },
   });
   return result.status === 0;
