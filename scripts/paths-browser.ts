@@ -66,7 +66,7 @@ export function needAccount(target: Target, role: keyof Target['accounts'], what
   return account;
 }
 
-/** The environment variables naming each account for --base (README, Paths for QA). */
+/** The environment variables naming each account for --base (docs/testing.md, Paths for QA). */
 export const accountVariables: Record<keyof Target['accounts'], string> = {
   totp: 'set PATHS_TOTP_USERNAME, PATHS_TOTP_PASSWORD and PATHS_TOTP_SECRET',
   email: 'set PATHS_EMAIL_USERNAME, PATHS_EMAIL_PASSWORD and PATHS_EMAIL_ADDRESS',

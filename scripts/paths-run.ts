@@ -4,7 +4,7 @@
 // a machine with nothing of its own on screen). Without --base each path gets a reference server
 // of its own, with fresh demo data on a free port (dist/ built first when stale), where the run
 // may arrange what the server does; with --base it runs against that portal with the accounts the
-// PATHS_* variables name (README, Paths for QA). The browser is Debian's Chromium, never a download.
+// PATHS_* variables name (docs/testing.md, Paths for QA). The browser is Debian's Chromium, never a download.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,7 @@ interface ViteTypeOptions {
   strictImportMetaEnv: unknown;
 }
 
-// Build-time configuration (see README, Configuration): the VITE_ variables, parsed and validated by
+// Build-time configuration (see README, Deploying): the VITE_ variables, parsed and validated by
 // src/config/parse-env.ts when the build starts, which the page receives as __APP_CONFIG__.
 interface ImportMetaEnv {
   /** Base of the v2 API, default "/api/v2/". */

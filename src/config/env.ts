@@ -1,4 +1,4 @@
-// The build-time configuration (see README, Configuration), as parse-env.ts made it of the VITE_
+// The build-time configuration (see README, Deploying), as parse-env.ts made it of the VITE_
 // variables when the build started (vite.config.ts puts it in as __APP_CONFIG__).
 import type { Env } from './parse-env.ts';
 

@@ -1,4 +1,4 @@
-// Build-time configuration (see README, Configuration): the VITE_ variables, parsed and checked when
+// Build-time configuration (see README, Deploying): the VITE_ variables, parsed and checked when
 // Vite loads its config (vite.config.ts), so that a wrong value stops the build or the dev
 // server with a readable message, and the browser receives only the parsed values (env.ts).
 // A blank value counts as unset, so `VITE_GTM_ID=` in a .env file means "no tag manager".

@@ -1,4 +1,4 @@
-// The model-based suite of the sign-in UI (see README, Testing): every path generated
+// The model-based suite of the sign-in UI (see docs/testing.md): every path generated
 // from the real auth machine (tests/model/auth-paths.ts, `npm run paths`) runs against the real
 // screens in a real session, with the reference server in process (tests/model/auth-driver.tsx
 // turns each event into a real action or server answer, and checks each state's screen). The

@@ -1,4 +1,4 @@
-// The model-based suite of the Sales Dashboard (see README, Testing): every path
+// The model-based suite of the Sales Dashboard (see docs/testing.md): every path
 // generated from the real dashboard machine (tests/model/dashboard-paths.ts, `npm run paths`),
 // plus one for each sample event those leave out, and each event but the day's own taken with a
 // day selected, run against the real page in a real session

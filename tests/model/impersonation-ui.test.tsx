@@ -1,4 +1,4 @@
-// The model-based suite of viewing the portal as an affiliate (see README, Testing):
+// The model-based suite of viewing the portal as an affiliate (see docs/testing.md):
 // every path generated from the real impersonation machine (tests/model/impersonation-paths.ts,
 // `npm run paths`) runs against the real header and Sales Dashboard in a real session with the
 // reference server in process (tests/model/impersonation-driver.tsx turns each event into what the

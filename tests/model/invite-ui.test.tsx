@@ -1,4 +1,4 @@
-// The model-based suite of the invite registration page (see README, Testing): every
+// The model-based suite of the invite registration page (see docs/testing.md): every
 // path generated from the real machine (tests/model/invite-paths.ts, `npm run paths`), plus one
 // for each sample outcome those leave out, runs against the real page in a real session, with the
 // reference server in process (tests/model/invite-driver.tsx turns each event into a real action
