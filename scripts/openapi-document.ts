@@ -30,7 +30,16 @@ const ref = (kind: 'schemas' | 'responses' | 'parameters', name: string) => ({ $
 /** The body every 401, 403, 404 and 429 carries, as Django REST Framework words it. */
 const errorDetailSchema = z.object({ detail: z.string(), code: z.optional(z.string()) });
 
-/** The shapes the document names, each with the description a provider reads. */
+/** Object schemas whose properties are a call's query or path parameters: no components of their own. */
+const parameterSets = {
+  RangeParams: requests.rangeParamsSchema,
+  ImpersonationParams: requests.impersonationParamsSchema,
+  ReportDownloadPath: requests.reportDownloadPathSchema,
+  InvitePath: requests.invitePathSchema,
+};
+type ParameterSets = Record<keyof typeof parameterSets, JsonSchema>;
+
+/** The shapes the document names, each with the description a provider reads, and the parameter sets. */
 function schemaRegistry() {
   const registry = z.registry<ComponentMeta>();
   const name = (schema: z.ZodMiniType, meta: ComponentMeta) => registry.add(schema, meta);
@@ -119,11 +128,15 @@ function schemaRegistry() {
     description: 'Field errors of a 400: each field its messages, non_field_errors those of the request as a whole.',
   });
   name(errorDetailSchema, { id: 'ErrorDetail', description: 'An error in words, such as {"detail": "Not found."}.' });
+  for (const [id, schema] of Object.entries(parameterSets)) name(schema, { id });
   return registry;
 }
 
-/** The named shapes as components.schemas: each a JSON Schema 2020-12 of its own, referring to the others. */
-function componentSchemas(): Record<string, JsonSchema> {
+/**
+ * The named shapes as components.schemas, each a JSON Schema 2020-12 of its own referring to the
+ * others, and the parameter sets, whose properties refer to them too.
+ */
+function generatedSchemas(): { schemas: Record<string, JsonSchema>; sets: ParameterSets } {
   const registry = schemaRegistry();
   const { schemas } = z.toJSONSchema(registry, {
     metadata: registry,
@@ -132,12 +145,17 @@ function componentSchemas(): Record<string, JsonSchema> {
     uri: (id) => ref('schemas', id).$ref,
   });
   // $schema is the document's (jsonSchemaDialect); a fragment is no $id in JSON Schema 2020-12.
-  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]));
+  const all: Record<string, JsonSchema> = Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]),
+  );
+  const sets = Object.fromEntries(Object.keys(parameterSets).map((id) => [id, all[id]])) as ParameterSets;
+  for (const id of Object.keys(parameterSets)) delete all[id];
+  return { schemas: all, sets };
 }
 
 /** The parameters of a query string or a path, one per property of its schema. */
-function parameters(where: 'query' | 'path', schema: z.ZodMiniObject, descriptions: Record<string, string>) {
-  const json = jsonSchema(schema) as { properties: Record<string, JsonSchema>; required?: string[] };
+function parameters(where: 'query' | 'path', set: JsonSchema, descriptions: Record<string, string>) {
+  const json = set as { properties: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties).map(([name, property]) => ({
     name,
     in: where,
@@ -168,11 +186,15 @@ interface Call {
   errors: ('400' | '401' | '403' | '404' | '429')[];
 }
 
-const verifiedOnly = 'Needs an access token whose is_2fa_verified claim is true; a token without it is answered 403.';
-const partialToken = 'Takes the access token of the password sign-in, before two-factor authentication.';
+/** What a call's description says first: the token it takes. */
+const accessTexts: Record<Access, string | null> = {
+  public: null,
+  'signed-in': 'Takes the access token of the password sign-in, before two-factor authentication.',
+  verified: 'Needs an access token whose is_2fa_verified claim is true; a token without it is answered 403.',
+};
 
 /** Every call the portal makes: signing in, two-factor authentication, the data, the invites, and the sign-out's revocation. */
-function calls(): Call[] {
+function calls(sets: ParameterSets): Call[] {
   return [
     {
       method: 'post',
@@ -217,7 +239,7 @@ function calls(): Call[] {
       operationId: 'setupTotp',
       tag: 'Two-factor authentication',
       summary: 'Start setting up an authenticator app',
-      description: `${partialToken} The portal shows the URL as a QR code, and its secret parameter as the manual-entry key.`,
+      description: 'The portal shows the URL as a QR code, and its secret parameter as the manual-entry key.',
       access: 'signed-in',
       responses: { 200: answer('The device being set up and its otpauth:// URL.', 'TotpSetup') },
       errors: ['401', '403'],
@@ -228,7 +250,6 @@ function calls(): Call[] {
       operationId: 'confirmTotp',
       tag: 'Two-factor authentication',
       summary: 'Confirm the authenticator app with a code it shows',
-      description: partialToken,
       access: 'signed-in',
       body: 'SetupCodeRequest',
       responses: { 200: answer('A verified token pair.', 'TokenPair') },
@@ -240,7 +261,6 @@ function calls(): Call[] {
       operationId: 'setupEmail',
       tag: 'Two-factor authentication',
       summary: 'Start setting up e-mailed codes: sends a confirmation code',
-      description: partialToken,
       access: 'signed-in',
       responses: { 200: answer('The device being set up and the address the code went to.', 'EmailSetup') },
       errors: ['401', '403', '429'],
@@ -251,7 +271,6 @@ function calls(): Call[] {
       operationId: 'confirmEmailSetup',
       tag: 'Two-factor authentication',
       summary: 'Confirm e-mailed codes with the code of the e-mail',
-      description: partialToken,
       access: 'signed-in',
       body: 'SetupCodeRequest',
       responses: { 200: answer('A verified token pair.', 'TokenPair') },
@@ -263,7 +282,6 @@ function calls(): Call[] {
       operationId: 'sendLoginEmail',
       tag: 'Two-factor authentication',
       summary: 'Send a sign-in code by e-mail (also Resend Email)',
-      description: partialToken,
       access: 'signed-in',
       responses: { 200: answer('Sent; the portal does not read the answer.') },
       errors: ['400', '401', '429'],
@@ -274,7 +292,7 @@ function calls(): Call[] {
       operationId: 'verifyCode',
       tag: 'Two-factor authentication',
       summary: 'Complete the sign-in with a code of the authenticator app or the e-mail',
-      description: `${partialToken} The username is read from the new access token.`,
+      description: 'The username is read from the new access token.',
       access: 'signed-in',
       body: 'CodeRequest',
       responses: { 200: answer('A verified token pair.', 'TokenPair') },
@@ -286,7 +304,6 @@ function calls(): Call[] {
       operationId: 'listAffiliates',
       tag: 'Affiliates',
       summary: 'The affiliates the user may see',
-      description: verifiedOnly,
       access: 'verified',
       responses: { 200: answer('The affiliates, in any order: the portal sorts them by name.', 'AffiliateList') },
       errors: ['400', '401', '403'],
@@ -297,9 +314,8 @@ function calls(): Call[] {
       operationId: 'listPaymentEvents',
       tag: 'Sales',
       summary: 'The payment events (sales) created in a range',
-      description: verifiedOnly,
       access: 'verified',
-      parameters: rangeParameters(),
+      parameters: rangeParameters(sets),
       responses: { 200: answer('The payment events of the range.', 'PaymentEventList') },
       errors: ['400', '401', '403'],
     },
@@ -309,9 +325,8 @@ function calls(): Call[] {
       operationId: 'listConnectionFees',
       tag: 'Sales',
       summary: 'The connection fees of sales by connected affiliates, created in a range',
-      description: verifiedOnly,
       access: 'verified',
-      parameters: rangeParameters(),
+      parameters: rangeParameters(sets),
       responses: { 200: answer('The connection fees of the range.', 'ConnectionFeeList') },
       errors: ['400', '401', '403'],
     },
@@ -321,7 +336,7 @@ function calls(): Call[] {
       operationId: 'listReports',
       tag: 'Reports',
       summary: 'The monthly reports of the affiliates the user may see',
-      description: `${verifiedOnly} The portal keeps the highest id per affiliate and start date, and the 12 newest periods.`,
+      description: 'The portal keeps the highest id per affiliate and start date, and the 12 newest periods.',
       access: 'verified',
       responses: { 200: answer('The reports.', 'AffiliateReportList') },
       errors: ['400', '401', '403'],
@@ -332,9 +347,9 @@ function calls(): Call[] {
       operationId: 'downloadReport',
       tag: 'Reports',
       summary: 'Download a report as a spreadsheet',
-      description: `${verifiedOnly} The portal asks for any type (Accept: */*) and saves the file as report-{id}-{report_date}.xlsx.`,
+      description: 'The portal asks for any type (Accept: */*) and saves the file as report-{id}-{report_date}.xlsx.',
       access: 'verified',
-      parameters: parameters('path', requests.reportDownloadPathSchema, { id: 'The id of a report of the list.' }),
+      parameters: parameters('path', sets.ReportDownloadPath, { id: 'The id of a report of the list.' }),
       responses: { 200: { description: 'The report as an Excel workbook.', content: { [XLSX_TYPE]: {} } } },
       errors: ['400', '401', '403', '404'],
     },
@@ -345,7 +360,7 @@ function calls(): Call[] {
       tag: 'Invites',
       summary: 'Look up an invite',
       access: 'public',
-      parameters: parameters('path', requests.invitePathSchema, { inviteId: 'The id of the invite link (/invite/{inviteId}).' }),
+      parameters: parameters('path', sets.InvitePath, { inviteId: 'The id of the invite link (/invite/{inviteId}).' }),
       responses: {
         200: answer('The invite: the affiliate it is for.', 'Invite'),
         404: { ...ref('responses', 'NotFound'), description: 'The invite link is invalid or has expired.' },
@@ -367,8 +382,8 @@ function calls(): Call[] {
   ];
 }
 
-function rangeParameters() {
-  return parameters('query', requests.rangeParamsSchema, {
+function rangeParameters(sets: ParameterSets) {
+  return parameters('query', sets.RangeParams, {
     start: "The range's first instant: a local day start with its offset, such as 2026-10-01T00:00:00.000+02:00.",
     end: "The instant after the range's last day, with its offset; left out, the range runs until now.",
   });
@@ -388,7 +403,9 @@ function operation(call: Call) {
     operationId: call.operationId,
     tags: [call.tag],
     summary: call.summary,
-    ...(call.description && { description: call.description }),
+    ...((accessTexts[call.access] ?? call.description) && {
+      description: [accessTexts[call.access], call.description].filter(Boolean).join(' '),
+    }),
     // Public calls send no token; the others take the document's bearer security.
     ...(!authenticated && { security: [] }),
     ...((authenticated || call.parameters) && {
@@ -401,8 +418,9 @@ function operation(call: Call) {
 
 /** The OpenAPI document of the v2 API as the portal calls it. */
 export function openApiDocument() {
+  const { schemas, sets } = generatedSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const call of calls()) (paths[call.path] ??= {})[call.method] = operation(call);
+  for (const call of calls(sets)) (paths[call.path] ??= {})[call.method] = operation(call);
   const detail = (description: string) => ({ description, content: json('ErrorDetail') });
   return {
     openapi: '3.1.1',
@@ -418,7 +436,7 @@ export function openApiDocument() {
     tags: ['Sign-in', 'Two-factor authentication', 'Affiliates', 'Sales', 'Reports', 'Invites'].map((name) => ({ name })),
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas,
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -429,7 +447,7 @@ export function openApiDocument() {
         },
       },
       parameters: {
-        ImpersonateAffiliate: parameters('query', requests.impersonationParamsSchema, {
+        ImpersonateAffiliate: parameters('query', sets.ImpersonationParams, {
           impersonate_affiliate:
             'A superuser viewing the portal as this affiliate (its affiliate_ID): the answer is as that affiliate would see it. From anyone else, 403.',
         })[0],

@@ -14,10 +14,11 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   pattern?: string;
+  format?: string;
 }
 interface Operation {
   security?: unknown[];
-  parameters?: { $ref?: string; name?: string; in?: string; required?: boolean }[];
+  parameters?: { $ref?: string; name?: string; in?: string; required?: boolean; schema?: Schema }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { $ref?: string; content?: Record<string, { schema?: Schema }> }>;
 }
@@ -114,9 +115,9 @@ describe('the calls', () => {
   it('ask the payment events and connection fees of a range: start required, end optional', () => {
     for (const path of ['/payment_events/', '/connection_fees/']) {
       const parameters = paths[path]!.get!.parameters!.filter((parameter) => parameter.in === 'query');
-      expect(parameters.map(({ name, required }) => [name, required])).toEqual([
-        ['start', true],
-        ['end', false],
+      expect(parameters.map(({ name, required, schema }) => [name, required, resolved(schema!)])).toEqual([
+        ['start', true, expect.objectContaining({ type: 'string', format: 'date-time' })],
+        ['end', false, expect.objectContaining({ type: 'string', format: 'date-time' })],
       ]);
     }
   });
