@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { ApiError, messages } from '../src/api/client.ts';
 import { INVITE_NOT_FOUND } from '../src/api/invites.ts';
-import type { Registration } from '../src/api/invites.ts';
+import type { RegistrationRequest } from '../src/api/request-schemas.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import { startTestActor } from '../tests/utils/test-actor.ts';
@@ -25,7 +25,7 @@ const badRequest = (body: Record<string, string | string[]>) => new ApiError(mes
 interface Started {
   actor: ActorRefFrom<typeof inviteRegistrationMachine>;
   lookups: string[];
-  registrations: Registration[];
+  registrations: RegistrationRequest[];
   stored: StoredToken[];
   /** Every action the page provides, in the order the machine ran them. */
   effects: string[];
@@ -33,10 +33,10 @@ interface Started {
 }
 
 function start(
-  options: { lookup?: () => Promise<Invite>; register?: (registration: Registration) => Promise<RegistrationResponse> } = {},
+  options: { lookup?: () => Promise<Invite>; register?: (registration: RegistrationRequest) => Promise<RegistrationResponse> } = {},
 ): Started {
   const lookups: string[] = [];
-  const registrations: Registration[] = [];
+  const registrations: RegistrationRequest[] = [];
   const stored: StoredToken[] = [];
   const effects: string[] = [];
   const machine = provideInviteRegistration({

@@ -9,7 +9,7 @@
 //   success      the token is stored locally, and the user goes to /
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { ApiError, errorText } from '../src/api/client.ts';
-import type { Registration } from '../src/api/invites.ts';
+import type { RegistrationRequest } from '../src/api/request-schemas.ts';
 import type { Invite, RegistrationResponse } from '../src/api/schemas.ts';
 import type { StoredToken } from '../src/domain/auth-token.ts';
 import {
@@ -64,7 +64,7 @@ export const inviteRegistrationMachine = setup({
     lookupInvite: fromPromise<Invite, { inviteId: string }>(() => {
       throw new Error('lookupInvite is provided by the invite page');
     }),
-    register: fromPromise<RegistrationResponse, Registration>(() => {
+    register: fromPromise<RegistrationResponse, RegistrationRequest>(() => {
       throw new Error('register is provided by the invite page');
     }),
   },

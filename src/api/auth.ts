@@ -3,6 +3,7 @@
 // (its refresh, its revocation) in token-calls.ts: the login page does without them.
 import { fixed, postWith, readableToken, withTexts } from './call-texts.ts';
 import { messages, type ApiClient } from './client.ts';
+import type { LoginRequest } from './request-schemas.ts';
 import { loginResponseSchema, type TokenPair } from './sign-in-schemas.ts';
 import type { TwoFactorApi } from './two-factor.ts';
 
@@ -16,7 +17,8 @@ export function createAuthApi(client: ApiClient) {
     login(username: string, password: string): Promise<TokenPair & { username: string }> {
       // A code is asked for next: its calls' code loads while the login call is under way.
       void twoFactor().catch(() => {});
-      const pair = post('token/', { auth: false, body: { username, password }, schema: loginResponseSchema }).then((answer) =>
+      const body: LoginRequest = { username, password };
+      const pair = post('token/', { auth: false, body, schema: loginResponseSchema }).then((answer) =>
         readableToken<TokenPair & { username: string }>(
           'token/',
           false,

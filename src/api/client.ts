@@ -3,6 +3,7 @@
 // The texts of calls made only by screens loaded later sit beside those calls (two-factor.ts,
 // invites.ts, affiliates.ts), out of the sign-in screens' code.
 import type * as z from 'zod/mini';
+import type { ImpersonationParams } from './request-schemas.ts';
 import { errorBodySchema } from './sign-in-schemas.ts';
 
 /** The error texts: the generic ones, and those of the calls the sign-in screens make. */
@@ -122,7 +123,7 @@ export function createApiClient(options: ApiClientOptions) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
     const impersonated = impersonate ? options.getImpersonatedAffiliate?.() : null;
-    if (impersonated) params.set('impersonate_affiliate', impersonated);
+    if (impersonated) params.set('impersonate_affiliate' satisfies keyof ImpersonationParams, impersonated);
     const search = params.toString();
     return `${options.baseUrl}${path}${search ? `?${search}` : ''}`;
   }

@@ -1,15 +1,10 @@
 // The invite calls (no authentication): look an invite up, and register through it.
 import { ApiError, messages, type ApiClient } from './client.ts';
+import type { RegistrationRequest } from './request-schemas.ts';
 import { inviteSchema, registrationResponseSchema, type Invite, type RegistrationResponse } from './schemas.ts';
 
 /** A lookup answered 404. */
 export const INVITE_NOT_FOUND = 'The invite link appears to be invalid or expired.';
-
-export interface Registration {
-  email: string;
-  password: string;
-  invite_id: string;
-}
 
 export function createInviteApi(client: ApiClient) {
   return {
@@ -25,7 +20,7 @@ export function createInviteApi(client: ApiClient) {
     },
 
     /** POST affiliates/invites/register/: a 400's field errors stay on the ApiError (fieldErrors()). */
-    register(registration: Registration): Promise<RegistrationResponse> {
+    register(registration: RegistrationRequest): Promise<RegistrationResponse> {
       return client.request('affiliates/invites/register/', {
         method: 'POST',
         auth: false,

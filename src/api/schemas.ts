@@ -29,14 +29,19 @@ const DAY = String.raw`(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][0
 const TIME = String.raw`(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?`;
 const OFFSET = String.raw`(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)`;
 
+// The patterns of the strings below, exported for describing the API (docs/openapi.json).
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+export const DATE_TIME_PATTERN = new RegExp(`^${DAY}T${TIME}${OFFSET}$`);
+export const DATE_PATTERN = new RegExp(`^${DAY}$`);
+
 /** A decimal amount as the API sends it: "12", "12.5", "-3.000001". */
-export const decimalString = matching(/^-?\d+(\.\d+)?$/, 'Expected a decimal string');
+export const decimalString = matching(DECIMAL_PATTERN, 'Expected a decimal string');
 
 /** An ISO 8601 date-time with an offset or Z, as Django REST Framework renders it. */
-export const isoDateTime = matching(new RegExp(`^${DAY}T${TIME}${OFFSET}$`), 'Expected an ISO 8601 date-time');
+export const isoDateTime = matching(DATE_TIME_PATTERN, 'Expected an ISO 8601 date-time');
 
 /** An ISO 8601 calendar date, YYYY-MM-DD. */
-export const isoDate = matching(new RegExp(`^${DAY}$`), 'Expected an ISO 8601 date');
+export const isoDate = matching(DATE_PATTERN, 'Expected an ISO 8601 date');
 
 // --- Affiliates ---------------------------------------------------------------------------
 

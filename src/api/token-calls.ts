@@ -2,12 +2,14 @@
 // the session's refresh (src/session/session-refresh.ts), so that the login page does without them.
 import { failedStatus, withTexts } from './call-texts.ts';
 import { ApiError, messages, type ApiClient } from './client.ts';
+import type { RefreshRequest } from './request-schemas.ts';
 import { refreshResponseSchema, type RefreshResponse } from './sign-in-schemas.ts';
 
 /** POST token/refresh/: 401 ends the session; other failures, a 429 too, say 'Token refresh failed: {status}'. */
 export function refreshToken(client: ApiClient, refresh: string): Promise<RefreshResponse> {
   const rejected = (error: ApiError) => (error.status === 401 ? error.message : messages.refresh(error.status ?? 0));
-  return withTexts(client.request('token/refresh/', { method: 'POST', auth: false, body: { refresh }, schema: refreshResponseSchema }), {
+  const body: RefreshRequest = { refresh };
+  return withTexts(client.request('token/refresh/', { method: 'POST', auth: false, body, schema: refreshResponseSchema }), {
     rejected,
     throttled: rejected,
     failed: (error) => {
@@ -20,5 +22,6 @@ export function refreshToken(client: ApiClient, refresh: string): Promise<Refres
 
 /** POST token/blacklist/: the server revokes the refresh token's chain, so that a sign-out ends the session there too. */
 export async function revokeToken(client: ApiClient, refresh: string): Promise<void> {
-  await client.request('token/blacklist/', { method: 'POST', auth: false, body: { refresh } });
+  const body: RefreshRequest = { refresh };
+  await client.request('token/blacklist/', { method: 'POST', auth: false, body });
 }

@@ -4,6 +4,7 @@ import { failedStatus, fixed, postWith, readableToken, withTexts } from './call-
 import type * as z from 'zod/mini';
 import { throttledForSeconds } from '../domain/resend-wait.ts';
 import { ApiError, messages, type ApiClient, type RequestOptions } from './client.ts';
+import type { CodeRequest, SetupCodeRequest } from './request-schemas.ts';
 import { emailSetupSchema, tokenPairSchema, totpSetupSchema, type EmailSetup, type TokenPair, type TotpSetup } from './sign-in-schemas.ts';
 
 /** The error texts of the second factor's calls. */
@@ -41,7 +42,7 @@ export function createTwoFactorApi(client: ApiClient) {
   /** A setup's calls: a refusal says 'HTTP Error: {status}', a failure the call's own text unless it has a status. */
   const setupTexts = (failed: string) => ({ rejected: httpStatus, failed: httpStatusOr(failed) });
   /** POST of a code (with the device it confirms, if any): a verified token pair. */
-  const sendCode = (path: string, body: { token: string; device_id?: string }) =>
+  const sendCode = (path: string, body: CodeRequest | SetupCodeRequest) =>
     post(path, { body, schema: tokenPairSchema }).then(readableToken(path, true));
   const verify = (code: string, texts: { rejected: string; failed: string }) =>
     withTexts(sendCode('token/verify/', { token: code }), { rejected: fixed(texts.rejected), failed: fixed(texts.failed) });

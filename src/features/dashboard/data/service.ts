@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import type * as z from 'zod/mini';
 import { fetchAffiliates, type Affiliate } from '../../../api/affiliates.ts';
 import { createApiClient, type ApiClient } from '../../../api/client.ts';
+import type { RangeParams } from '../../../api/request-schemas.ts';
 import { connectionFeeSchema, paymentEventSchema, type PaymentEvent } from '../../../api/schemas.ts';
 import { GC_TIME_MS, STALE_TIME_MS } from '../../../domain/retry-policy.ts';
 import { deriveDashboard } from '../../../domain/dashboard.ts';
@@ -116,7 +117,7 @@ export function createDashboardService(options: { fetch?: typeof fetch; now?: ()
     const { start, end } = ask.range;
     // GET payment_events/ or connection_fees/ of the range, read as it streams in.
     const rangeList = <T>(path: string, item: z.ZodMiniType<T>) =>
-      list([path, start, end], ask, async (client) => readJsonList(path, await client.answer(path, { query: { start, end } }), item));
+      list([path, start, end], ask, async (client) => readJsonList(path, await client.answer(path, { query: { start, end } satisfies RangeParams }), item));
     const events = rangeList('payment_events/', paymentEventSchema);
     const fees = rangeList('connection_fees/', connectionFeeSchema);
     return {
