@@ -156,12 +156,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const cache = createFileCache();
     cache.warm(distDir);
     root.use('/assets/*', serveFiles({ root: distRoot, cache, cacheControl: () => built().assets }));
-    // Other files of dist/ (the favicon) by name.
-    const files = serveFiles({ root: distRoot, cache });
-    root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
     // SPA fallback for page routes only: a missing file is a 404, not the portal's page. The page
     // is read from dist/ each time (and its compressed forms kept), so a rebuild shows at once.
     const page = serveFiles({ root: distRoot, path: 'index.html', cache, cacheControl: () => built().page });
+    // The page by its file name too, revalidated as on its routes.
+    root.get('/index.html', page);
+    // Other files of dist/ (the favicon) by name.
+    const files = serveFiles({ root: distRoot, cache });
+    root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
     root.get('*', async (c, next) => {
       if (!isPageRoute(c.req.path)) return c.notFound();
       return (await page(c, next)) ?? c.notFound();

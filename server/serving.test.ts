@@ -237,6 +237,10 @@ describe('security headers', () => {
     // The portal's files keep their own rules: hashed assets for a year, the page revalidated.
     expect(all.asset!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(all.page!.headers.get('cache-control')).toBe('no-cache');
+    expect(all.route!.headers.get('cache-control')).toBe('no-cache');
+    const byName = await fetch(`${base}/index.html`);
+    expect(await byName.text()).toBe(INDEX_HTML);
+    expect(byName.headers.get('cache-control')).toBe('no-cache');
   });
 });
 

@@ -73,6 +73,7 @@ describe('nginx in front of the portal', () => {
     const requests: [string, RequestInit][] = [
       ['/login', {}],
       ['/affiliate/AFF-100', {}],
+      ['/index.html', {}],
       [script, {}],
       ['/api/v2/affiliates/', {}],
       [
@@ -99,6 +100,22 @@ describe('nginx in front of the portal', () => {
       'cross-origin-resource-policy',
     ])
       expect(favicon.headers.get(name), name).toBe((await fetch(`${reference}/favicon.ico`)).headers.get(name));
+  });
+
+  it('sends Strict-Transport-Security only with PORTAL_HSTS=1, on the page, files and API answers', async () => {
+    const reference = e2e.portal.url.replace('//localhost:', '//127.0.0.1:');
+    for (const route of ['/login', '/api/v2/affiliates/']) {
+      expect((await fetch(`${nginx.url}${route}`)).headers.get('strict-transport-security'), route).toBeNull();
+    }
+    const behindTls = await startNginx(DIST, reference, { hsts: true });
+    try {
+      for (const route of ['/login', '/assets/x.js', '/api/v2/affiliates/']) {
+        const answer = await fetch(`${behindTls.url}${route}`);
+        expect(answer.headers.get('strict-transport-security'), route).toBe('max-age=31536000; includeSubDomains');
+      }
+    } finally {
+      await behindTls.close();
+    }
   });
 
   it('lets a user sign in with TOTP, see the dashboard figures and download a report, with no CSP violation', async () => {

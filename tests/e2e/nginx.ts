@@ -41,12 +41,18 @@ export interface RunningNginx {
   close(): Promise<void>;
 }
 
-/** nginx serving `distDir` and passing /api/ to `apiUrl`, as deploy/nginx.conf.template does. */
-export async function startNginx(distDir: string, apiUrl: string): Promise<RunningNginx> {
+/** nginx serving `distDir` and passing /api/ to `apiUrl`, as deploy/nginx.conf.template does; `hsts`: PORTAL_HSTS=1. */
+export async function startNginx(distDir: string, apiUrl: string, { hsts = false } = {}): Promise<RunningNginx> {
   const binary = findNginx();
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-'));
   const port = await freePort();
-  const env = { ...process.env, PORTAL_LISTEN: `127.0.0.1:${port}`, PORTAL_DIST: distDir, PORTAL_API: apiUrl };
+  const env = {
+    ...process.env,
+    PORTAL_LISTEN: `127.0.0.1:${port}`,
+    PORTAL_DIST: distDir,
+    PORTAL_API: apiUrl,
+    PORTAL_HSTS: hsts ? '1' : '',
+  };
   const rendered = spawnSync('sh', [path.join(root, 'deploy', 'render-nginx.sh'), prefix], { env, encoding: 'utf8' });
   if (rendered.status !== 0) throw new Error(`deploy/render-nginx.sh failed: ${rendered.stderr}`);
   const nginx: ChildProcess = spawn(binary, ['-p', prefix, '-c', 'nginx.conf', '-e', 'stderr', '-g', 'daemon off;'], {
