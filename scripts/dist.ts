@@ -17,7 +17,8 @@ function newestModification(entry: string): number {
 
 export function buildIsStale(): boolean {
   const built = path.join(DIST, 'index.html');
-  if (!fs.existsSync(built)) return true;
+  // A dist/ from before the build wrote _headers counts as missing: the server needs that file.
+  if (!fs.existsSync(built) || !fs.existsSync(path.join(DIST, '_headers'))) return true;
   const builtAt = fs.statSync(built).mtimeMs;
   return sources.some((source) => newestModification(path.join(root, source)) > builtAt);
 }

@@ -22,7 +22,7 @@ function refusal(env: Record<string, string | undefined>): string {
 describe('readServerConfig', () => {
   it('runs the demo on the loopback address by default', () => {
     const config = readServerConfig(8080, {});
-    expect(config).toMatchObject({ port: 8080, hostname: '127.0.0.1', demo: true, hsts: false, tagManager: false });
+    expect(config).toMatchObject({ port: 8080, hostname: '127.0.0.1', demo: true, hsts: false });
     for (const HOST of ['localhost', '::1', '127.0.0.2']) expect(readServerConfig(8080, { HOST }).demo).toBe(true);
   });
 
@@ -46,11 +46,9 @@ describe('readServerConfig', () => {
     expect(readServerConfig(8080, { HOST: '0.0.0.0', DEMO_PUBLIC: '1' })).toMatchObject({ hostname: '0.0.0.0', demo: true });
   });
 
-  it('sends HSTS only with HSTS=1, and allows the tag manager when VITE_GTM_ID is set', () => {
+  it('sends HSTS only with HSTS=1', () => {
     expect(readServerConfig(8080, { HSTS: '1' }).hsts).toBe(true);
     expect(readServerConfig(8080, { HSTS: '0' }).hsts).toBe(false);
-    expect(readServerConfig(8080, { VITE_GTM_ID: 'GTM-ABC123' }).tagManager).toBe(true);
-    expect(readServerConfig(8080, { VITE_GTM_ID: '' }).tagManager).toBe(false);
   });
 
   it("trusts a proxy's X-Forwarded-For only with TRUST_PROXY=1", () => {

@@ -16,8 +16,6 @@ export interface EnvConfig {
   seedAffiliates: number | undefined;
   /** Sends Strict-Transport-Security: only behind HTTPS (HSTS=1). */
   hsts: boolean;
-  /** The portal was built with a tag manager (VITE_GTM_ID): its script is allowed. */
-  tagManager: boolean;
   /** TRUST_PROXY=1: behind one reverse proxy, throttles read the client address from X-Forwarded-For. */
   trustProxy: boolean;
   /** TOKEN_CLOCK_OFFSET_S=N, for tests: tokens are issued and checked N seconds ahead (behind, when negative). */
@@ -95,7 +93,6 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
     seedEvents: positiveInteger(env, 'SEED_EVENTS', undefined),
     seedAffiliates: seedAffiliateCount(env),
     hsts: env.HSTS === '1',
-    tagManager: Boolean(env.VITE_GTM_ID),
     trustProxy: env.TRUST_PROXY === '1',
     jwtSecret,
     tokenClockOffsetSeconds: wholeNumber(env, 'TOKEN_CLOCK_OFFSET_S'),

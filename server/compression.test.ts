@@ -14,6 +14,7 @@ import { pagesOf } from '../tests/utils/list-pages.ts';
 import { useServedDist } from '../tests/utils/served-dist.ts';
 import { jsonListAnswer } from './json-list.ts';
 import { startServer, type RunningServer } from './index.ts';
+import { headersFileText, policyDirectives, portalHeaderRules } from './security-policy.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 
 const CSP =
@@ -66,6 +67,8 @@ const served = useServedDist('compression', {
   'assets/app-abc123.js': APP_JS,
   'assets/small-abc123.css': SMALL_CSS,
   'assets/logo-abc123.png': LOGO_PNG,
+  // As the build writes it for that page (no inline script or style).
+  _headers: headersFileText(portalHeaderRules(policyDirectives())),
 });
 const { serve } = served;
 

@@ -11,7 +11,7 @@ import { compressAnswers } from './compression.ts';
 import { deleteMeta, getMeta, openDatabase, setMeta, type Db } from './db.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
-import { builtPageHashes, noStore, securityHeaders } from './security-headers.ts';
+import { builtHeaders, noStore, securityHeaders } from './security-headers.ts';
 import { MIN_SECRET_BYTES } from './tokens.ts';
 import { ensureDemoData } from './seed.ts';
 import { createFileCache, serveFiles } from './static-files.ts';
@@ -32,8 +32,6 @@ export interface ServerOptions {
   seedAffiliates?: number;
   /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
   hsts?: boolean;
-  /** The portal was built with VITE_GTM_ID: its content security policy allows the tag manager. */
-  tagManager?: boolean;
   log?: (line: string) => void;
   /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
   trustProxy?: boolean;
@@ -119,6 +117,10 @@ function signingSecret(db: Db, given: Uint8Array | null, demo: boolean): Uint8Ar
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const key = givenKey(options.jwtSecret);
+  // The headers the build wrote for the built portal (its page's inline script and stylesheet
+  // allowed by their hashes). The portal must be built: a missing dist/_headers fails here, before
+  // anything is opened, rather than on the first request.
+  const built = options.distDir ? builtHeaders(options.distDir) : undefined;
   const db = openDatabase(options.databasePath);
   if (options.demo)
     ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents, seedAffiliates: options.seedAffiliates });
@@ -141,11 +143,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   pruning.unref();
 
   const root = new Hono();
-  // The built page's inline script and stylesheet (the prerendered login form's) are allowed by
-  // their hashes. The portal must be built: a missing page fails here, rather than on the first
-  // request.
-  const inlineHashes = options.distDir ? builtPageHashes(path.join(options.distDir, 'index.html')) : undefined;
-  root.use(securityHeaders({ hsts: options.hsts, tagManager: options.tagManager, inlineHashes }));
+  root.use(securityHeaders({ hsts: options.hsts, headers: built }));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
   // JSON answers are compressed as they go out; the portal's files below, once and kept.
@@ -153,17 +151,19 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   root.use('/__dev/*', compressAnswers());
   root.route('/', api);
   const distDir = options.distDir;
-  if (distDir) {
+  if (distDir && built) {
     const distRoot = path.relative(process.cwd(), distDir);
     const cache = createFileCache();
     cache.warm(distDir);
-    root.use('/assets/*', serveFiles({ root: distRoot, cache, cacheControl: 'public, max-age=31536000, immutable' }));
+    root.use('/assets/*', serveFiles({ root: distRoot, cache, cacheControl: () => built().assets }));
+    // SPA fallback for page routes only: a missing file is a 404, not the portal's page. The page
+    // is read from dist/ each time (and its compressed forms kept), so a rebuild shows at once.
+    const page = serveFiles({ root: distRoot, path: 'index.html', cache, cacheControl: () => built().page });
+    // The page by its file name too, revalidated as on its routes.
+    root.get('/index.html', page);
     // Other files of dist/ (the favicon) by name.
     const files = serveFiles({ root: distRoot, cache });
     root.use((c, next) => (isPageRoute(c.req.path) || isApiPath(c.req.path) ? next() : files(c, next)));
-    // SPA fallback for page routes only: a missing file is a 404, not the portal's page. The page
-    // is read from dist/ each time (and its compressed forms kept), so a rebuild shows at once.
-    const page = serveFiles({ root: distRoot, path: 'index.html', cache, cacheControl: 'no-cache' });
     root.get('*', async (c, next) => {
       if (!isPageRoute(c.req.path)) return c.notFound();
       return (await page(c, next)) ?? c.notFound();

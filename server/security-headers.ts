@@ -1,96 +1,94 @@
-// The security headers of every answer the server gives (the portal's page, its files, the API):
-// a content security policy that lets the page load only its own code and styles, and the usual
-// companions. API answers carry travellers' names and tokens, so no cache may keep them.
-import { createHash } from 'node:crypto';
+// The security headers of every answer the server gives (the portal's page, its files, the API),
+// as the build wrote them into dist/_headers (build/page-policy.ts): the content security policy
+// that lets the page load only its own code and styles, with the hashes of the page's inline
+// script and style, and the usual companions. API answers carry travellers' names and tokens, so
+// no cache may keep them.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
+import {
+  ASSETS_PATH,
+  EVERY_PATH,
+  PAGE_PATHS,
+  parseHeadersFile,
+  policyDirectives,
+  securityHeadersOf,
+  type HeaderRules,
+} from './security-policy.ts';
 
-/** Where Google Tag Manager's script comes from (src/session/data-layer.ts loads it). */
-export const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
-
-export interface SecurityHeaderOptions {
-  /** Sends Strict-Transport-Security: only for a server reached over HTTPS. */
-  hsts?: boolean;
-  /** The portal was built with a tag manager: its script origin is allowed. */
-  tagManager?: boolean;
-  /** Hash sources ('sha256-...') of the inline scripts and styles the portal's page has, asked for each answer. */
-  inlineHashes?: () => InlineHashes;
+export interface BuiltHeaders {
+  /** The headers of every answer. */
+  every: [string, string][];
+  /** Cache-Control of the hashed files under /assets/. */
+  assets: string;
+  /** Cache-Control of the portal's page. */
+  page: string;
 }
 
-export interface InlineHashes {
-  scripts: readonly string[];
-  styles: readonly string[];
+/** Without a built portal (Vite's dev server serves the page): the policy of a page without inline code. */
+export const API_ONLY_HEADERS: BuiltHeaders = { every: securityHeadersOf(policyDirectives()), assets: '', page: '' };
+
+function rule(rules: HeaderRules, path: string, file: string): [string, string][] {
+  const headers = rules.get(path);
+  if (!headers?.length) throw new Error(`${file} has no rule for ${path}: rebuild the portal (npm run build)`);
+  return headers;
 }
 
-const NO_INLINE_HASHES: InlineHashes = { scripts: [], styles: [] };
+function cacheControl(rules: HeaderRules, path: string, file: string): string {
+  const value = rule(rules, path, file).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
+  if (value === undefined) throw new Error(`${file} gives ${path} no Cache-Control: rebuild the portal (npm run build)`);
+  return value;
+}
 
-const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+export function builtHeadersOf(text: string, file = '_headers'): BuiltHeaders {
+  const rules = parseHeadersFile(text);
+  const every = rule(rules, EVERY_PATH, file);
+  if (!every.some(([name]) => name.toLowerCase() === 'content-security-policy'))
+    throw new Error(`${file} has no Content-Security-Policy for ${EVERY_PATH}: rebuild the portal (npm run build)`);
+  return { every, assets: cacheControl(rules, ASSETS_PATH, file), page: cacheControl(rules, PAGE_PATHS[0]!, file) };
+}
 
 /**
- * The hash sources of a page's inline <script>s (those without src) or <style>s, each allowing
- * exactly that text.
+ * The headers the build wrote into dist/_headers, as they are now: read again whenever the file
+ * changes (a rebuild under a running server), as the page itself is served. It must exist when the
+ * server starts: a missing or incomplete file fails there, rather than on the first request.
  */
-function elementHashes(html: string, tag: 'script' | 'style'): string[] {
-  return [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'gi'))]
-    .filter(([, attributes = '', body = '']) => !/\ssrc\s*=/i.test(attributes) && body !== '')
-    .map(([, , body = '']) => sha256Source(body));
-}
-
-export const inlineScriptHashes = (html: string) => elementHashes(html, 'script');
-export const inlineStyleHashes = (html: string) => elementHashes(html, 'style');
-
-/**
- * The hash sources of the built page's inline scripts and styles, as the page is now: read again
- * whenever the file changes (a rebuild under a running server), as the page itself is served. It
- * must exist when the server starts: a missing page fails there, rather than on the first request.
- */
-export function builtPageHashes(file: string): () => InlineHashes {
-  let seen = { mtimeMs: -1, size: -1, hashes: NO_INLINE_HASHES };
-  const read = () => {
+export function builtHeaders(distDir: string): () => BuiltHeaders {
+  const file = path.join(distDir, '_headers');
+  let seen: { mtimeMs: number; size: number; headers: BuiltHeaders } | undefined;
+  const read = (): BuiltHeaders => {
     const stats = fs.statSync(file);
-    if (stats.mtimeMs !== seen.mtimeMs || stats.size !== seen.size) {
-      const html = fs.readFileSync(file, 'utf8');
-      seen = { mtimeMs: stats.mtimeMs, size: stats.size, hashes: { scripts: inlineScriptHashes(html), styles: inlineStyleHashes(html) } };
+    if (!seen || stats.mtimeMs !== seen.mtimeMs || stats.size !== seen.size) {
+      seen = { mtimeMs: stats.mtimeMs, size: stats.size, headers: builtHeadersOf(fs.readFileSync(file, 'utf8'), file) };
     }
-    return seen.hashes;
+    return seen.headers;
   };
-  read();
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: build the portal (npm run build)`);
+  const first = read();
   return () => {
     try {
       return read();
     } catch {
-      // Gone for a moment (mid-rebuild): the page cannot be served either.
-      return seen.hashes;
+      // Gone or half-written for a moment (mid-rebuild): the last complete rules hold.
+      return seen?.headers ?? first;
     }
   };
 }
 
-export function securityHeaders({
-  hsts = false,
-  tagManager = false,
-  inlineHashes = () => NO_INLINE_HASHES,
-}: SecurityHeaderOptions = {}): MiddlewareHandler {
-  return secureHeaders({
-    contentSecurityPolicy: {
-      // Scripts, styles, images and API calls from this origin only; no inline script or style
-      // but the page's own, each allowed by its hash.
-      defaultSrc: ["'self'"],
-      // One value each, so that a page without inline scripts or styles gets no empty source in the list.
-      scriptSrc: [() => ["'self'", ...inlineHashes().scripts].join(' '), ...(tagManager ? [TAG_MANAGER_ORIGIN] : [])],
-      styleSrc: [() => ["'self'", ...inlineHashes().styles].join(' ')],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      // Not covered by default-src: an injected form must not post anywhere else.
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-    referrerPolicy: 'strict-origin-when-cross-origin',
-    // The same rule as frame-ancestors, for browsers that know only this header.
-    xFrameOptions: 'DENY',
+export interface SecurityHeaderOptions {
+  /** Sends Strict-Transport-Security: only for a server reached over HTTPS. */
+  hsts?: boolean;
+  headers?: () => BuiltHeaders;
+}
+
+export function securityHeaders({ hsts = false, headers = () => API_ONLY_HEADERS }: SecurityHeaderOptions = {}): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    for (const [name, value] of headers().every) c.res.headers.set(name, value);
     // Once sent, browsers refuse plain HTTP to this host for a year: opt-in, behind HTTPS only.
-    strictTransportSecurity: hsts ? 'max-age=31536000; includeSubDomains' : false,
-  });
+    if (hsts) c.res.headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    c.res.headers.delete('X-Powered-By');
+  };
 }
 
 /** Cache-Control: no-store on the answer, whatever produced it (errors included). */

@@ -4,6 +4,7 @@
 // and the security headers on every answer; the signing key it is given; and how long it waits for
 // a slow client's request. Each test runs a real server on a free port against a
 // small dist/ folder of its own.
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Db } from './db.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 import { useServedDist } from '../tests/utils/served-dist.ts';
+import { headersFileText, policyDirectives, portalHeaderRules } from './security-policy.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 
 const INDEX_HTML =
@@ -21,12 +23,18 @@ const CSP =
 const CSP_WITH_TAG_MANAGER =
   "default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const served = useServedDist('serving', {
+const DIST_FILES = {
   'index.html': INDEX_HTML,
   'assets/app-abc123.js': 'console.log("portal");\n',
   'favicon.ico': 'icon',
-});
+};
+// The headers file as the build writes it for that page (no inline script or style).
+const served = useServedDist('serving', { ...DIST_FILES, _headers: headersFileText(portalHeaderRules(policyDirectives())) });
 const { serve } = served;
+const servedWithTagManager = useServedDist('serving-gtm', {
+  ...DIST_FILES,
+  _headers: headersFileText(portalHeaderRules(policyDirectives({ tagManager: true }))),
+});
 
 describe('static files and the SPA fallback', () => {
   it('serves the built files and answers every page route with index.html', async () => {
@@ -170,11 +178,34 @@ describe('security headers', () => {
     }
   });
 
-  it('allows the tag manager script when the server runs with a tag manager', async () => {
-    const { base } = await serve({ tagManager: true });
+  it('allows the tag manager script when the portal was built with a tag manager', async () => {
+    const { base } = await servedWithTagManager.serve();
     for (const [kind, answer] of Object.entries(await answers(base))) {
       expect(answer.headers.get('content-security-policy'), kind).toBe(CSP_WITH_TAG_MANAGER);
     }
+  });
+
+  it('sends the other security headers on every answer, and no X-Powered-By', async () => {
+    const { base } = await serve();
+    for (const [kind, answer] of Object.entries(await answers(base))) {
+      expect(answer.headers.get('cross-origin-opener-policy'), kind).toBe('same-origin');
+      expect(answer.headers.get('cross-origin-resource-policy'), kind).toBe('same-origin');
+      expect(answer.headers.get('origin-agent-cluster'), kind).toBe('?1');
+      expect(answer.headers.get('x-dns-prefetch-control'), kind).toBe('off');
+      expect(answer.headers.get('x-download-options'), kind).toBe('noopen');
+      expect(answer.headers.get('x-permitted-cross-domain-policies'), kind).toBe('none');
+      expect(answer.headers.get('x-xss-protection'), kind).toBe('0');
+      expect(answer.headers.get('x-powered-by'), kind).toBeNull();
+    }
+  });
+
+  it('refuses to start on a built portal without the headers file the build writes', async () => {
+    const distDir = path.join(served.workDir, 'dist-without-headers');
+    fs.mkdirSync(distDir, { recursive: true });
+    fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
+    await expect(serve({ distDir })).rejects.toThrow('_headers is missing: build the portal (npm run build)');
+    fs.writeFileSync(path.join(distDir, '_headers'), '/assets/*\n  Cache-Control: no-cache\n');
+    await expect(serve({ distDir })).rejects.toThrow('has no rule for /*: rebuild the portal (npm run build)');
   });
 
   it('sends Strict-Transport-Security only when told to', async () => {
@@ -206,6 +237,10 @@ describe('security headers', () => {
     // The portal's files keep their own rules: hashed assets for a year, the page revalidated.
     expect(all.asset!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(all.page!.headers.get('cache-control')).toBe('no-cache');
+    expect(all.route!.headers.get('cache-control')).toBe('no-cache');
+    const byName = await fetch(`${base}/index.html`);
+    expect(await byName.text()).toBe(INDEX_HTML);
+    expect(byName.headers.get('cache-control')).toBe('no-cache');
   });
 });
 

@@ -73,7 +73,8 @@ export interface ServeFilesOptions {
   root: string;
   /** Always this file of `root` (the portal's page), whatever the request's path. */
   path?: string;
-  cacheControl?: string;
+  /** Cache-Control of the answers, asked for each (the build's rules, read again after a rebuild). */
+  cacheControl?: () => string;
   cache: FileCache;
 }
 
@@ -94,7 +95,7 @@ export function serveFiles(options: ServeFilesOptions): MiddlewareHandler {
     const answer = await files(c, next);
     const file = found.get(c);
     if (!(answer instanceof Response) || file === undefined) return answer;
-    if (options.cacheControl) answer.headers.set('Cache-Control', options.cacheControl);
+    if (options.cacheControl) answer.headers.set('Cache-Control', options.cacheControl());
     if (!isCompressible(answer.headers.get('Content-Type'))) return answer;
     varyOnAcceptEncoding(answer.headers);
     const encoding = chooseEncoding(c.req.header('Accept-Encoding'));

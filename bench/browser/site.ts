@@ -12,6 +12,7 @@ import react from '@vitejs/plugin-react';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
+import { pagePolicy } from '../../build/page-policy.ts';
 import { tokenPairSchema, type TokenPair } from '../../src/api/schemas.ts';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import { startServer, type RunningServer } from '../../server/index.ts';
@@ -36,7 +37,8 @@ export async function buildPage(page: 'peer' | 'floor' | 'bare-login', tempRoot:
     root: path.join(root, 'bench', page),
     mode: 'production',
     logLevel: 'warn',
-    plugins: page === 'floor' ? [] : [react()],
+    // The policy and headers file the portal's build writes, which the reference server serves.
+    plugins: [...(page === 'floor' ? [] : [react()]), pagePolicy({ gtmId: undefined, apiBaseUrl: '/api/v2/' })],
     // The peer is one chunk on purpose (it loads what it needs at once): no warning about its size.
     build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false }, chunkSizeWarningLimit: 4096 },
   });

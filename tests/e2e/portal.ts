@@ -28,8 +28,6 @@ export async function startPortal(
     accessLifetimeSeconds: options.accessLifetimeSeconds,
     tokenClockOffsetSeconds: options.tokenClockOffsetSeconds,
     seedAffiliates: options.seedAffiliates,
-    // The build under test loads the tag manager when VITE_GTM_ID is set, as npm start's would.
-    tagManager: Boolean(process.env.VITE_GTM_ID),
     log: () => {},
   });
   return {
