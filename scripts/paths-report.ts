@@ -3,7 +3,7 @@
 // ('auth-07', the name of its model-based test), as numbered steps with their coverage, as JSON
 // for QA's tools, or with `--steps` as what a person does and sees (tests/model/steps.ts, in
 // text, CSV or Markdown). `--machine NAME` keeps one machine. `--run` (scripts/paths-run.ts)
-// replays paths in Chromium.
+// replays paths in Chromium, reported in lines or as JUnit XML (scripts/paths-junit.ts).
 import { parseArgs } from 'node:util';
 import { authModel } from '../tests/model/auth-paths.ts';
 import { authWords } from '../tests/model/auth-words.ts';
@@ -65,8 +65,36 @@ export function modelOf(machine: string, now: number = Date.now()): MachineModel
   return modelsById[machine]?.(now) ?? null;
 }
 
+/** Where `--run` keeps the screenshots of failing steps unless --screenshots names a folder. */
+export const SCREENSHOTS_DIR = 'test-results/paths';
+
 export const USAGE =
-  'Usage: npm run paths -- [--json | --steps [--format text|csv|markdown] | --run ID[,ID...] [--base URL]] [--machine NAME]';
+  'Usage: npm run paths -- [--json | --steps [--format text|csv|markdown] | --run ID[,ID...] [--base URL] ' +
+  '[--reporter lines|junit] [--output FILE] [--screenshots DIR]] [--machine NAME] [--help]';
+
+/** What `--help` prints. */
+export const HELP = `${USAGE}
+
+  (no option)            every machine's test paths under their ids, with their coverage
+  --json                 the same as JSON
+  --steps                what a person does and sees on each path, step by step
+    --format FORMAT      text (the default), csv or markdown
+  --machine NAME         one machine only: auth, tokenRefresh, inviteRegistration, dashboard, impersonation
+  --run ID[,ID...]       replays the paths in Chromium; exit code 1 when one fails
+    --base URL           against the portal at URL, with the accounts the PATHS_* variables name
+                         (default: a reference server of each path's own, with fresh demo data)
+    --reporter lines     one line per path on stdout (the default):
+                         PASS ID, FAIL ID: step N: ...; screenshot FILE, or SKIP ID: ...
+    --reporter junit     JUnit XML on stdout instead of the lines
+    --output FILE        with --reporter junit: the XML goes to FILE, and the lines stay on stdout
+    --screenshots DIR    where the full-page PNG of each failing step goes, as ID-step-N.png
+                         (default: ${SCREENSHOTS_DIR})
+  --help                 this text
+`;
+
+/** How `--run` reports: a line per path, or JUnit XML. */
+export const REPORTERS = ['lines', 'junit'] as const;
+export type Reporter = (typeof REPORTERS)[number];
 
 export interface PathsOptions {
   json: boolean;
@@ -76,6 +104,14 @@ export interface PathsOptions {
   run: string[] | null;
   /** The portal to replay them against; null: a reference server of the run's own. */
   base: string | null;
+  /** How the run reports its results. */
+  reporter: Reporter;
+  /** The file the JUnit XML goes to; null: stdout. */
+  output: string | null;
+  /** The folder for the screenshots of failing steps. */
+  screenshots: string;
+  /** Only the help text is asked for. */
+  help: boolean;
   /** The one machine to print (its id), or every machine. */
   machine: string | null;
 }
@@ -96,7 +132,11 @@ export function parsePathsArgs(args: readonly string[]): PathsOptions {
         format: { type: 'string' },
         run: { type: 'string' },
         base: { type: 'string' },
+        reporter: { type: 'string' },
+        output: { type: 'string' },
+        screenshots: { type: 'string' },
         machine: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -107,7 +147,13 @@ export function parsePathsArgs(args: readonly string[]): PathsOptions {
   const modes = [values.json && '--json', values.steps && '--steps', values.run !== undefined && '--run'].filter(Boolean);
   if (modes.length > 1) throw refuse(`${modes.join(' and ')} cannot be asked for together.`);
   if (values.format !== undefined && !values.steps) throw refuse('--format goes with --steps.');
-  if (values.base !== undefined && values.run === undefined) throw refuse('--base goes with --run.');
+  for (const option of ['base', 'reporter', 'output', 'screenshots'] as const)
+    if (values[option] !== undefined && values.run === undefined) throw refuse(`--${option} goes with --run.`);
+  const reporter = values.reporter ?? 'lines';
+  if (!REPORTERS.includes(reporter as Reporter)) throw refuse(`Unknown reporter "${reporter}": lines or junit.`);
+  if (values.output !== undefined && reporter !== 'junit') throw refuse('--output goes with --reporter junit.');
+  if (values.output === '') throw refuse('--output needs a file name.');
+  if (values.screenshots === '') throw refuse('--screenshots needs a folder name.');
   const format = values.format ?? 'text';
   if (!STEPS_FORMATS.includes(format as StepsFormat)) throw refuse(`Unknown format "${format}": text, csv or markdown.`);
   const run =
@@ -123,6 +169,10 @@ export function parsePathsArgs(args: readonly string[]): PathsOptions {
     steps: values.steps ? (format as StepsFormat) : null,
     run,
     base: values.base?.replace(/\/+$/, '') ?? null,
+    reporter: reporter as Reporter,
+    output: values.output ?? null,
+    screenshots: values.screenshots ?? SCREENSHOTS_DIR,
+    help: values.help,
     machine: values.machine ?? null,
   };
 }
@@ -188,6 +238,7 @@ export function runPaths(
 ): { stdout: string; stderr: string; code: number } {
   try {
     const options = parsePathsArgs(args);
+    if (options.help) return { stdout: HELP, stderr: '', code: 0 };
     if (options.run) throw new UsageError(`--run replays paths in a browser: scripts/paths.ts runs it.\n${USAGE}`);
     const selected = selectModels(models, options.machine);
     const stdout = options.json

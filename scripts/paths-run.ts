@@ -4,15 +4,17 @@
 // a machine with nothing of its own on screen). Without --base each path gets a reference server
 // of its own, with fresh demo data on a free port (dist/ built first when stale), where the run
 // may arrange what the server does; with --base it runs against that portal with the accounts the
-// PATHS_* variables name (docs/testing.md, Paths for QA). The browser is Debian's Chromium, never a download.
+// PATHS_* variables name (docs/testing.md, Paths for QA). A failing step leaves a full-page
+// screenshot of the moment it failed, `ID-step-N.png` in the screenshots folder, which its FAIL
+// line names. The browser is Debian's Chromium, never a download.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
 import { suitePaths, generatePaths, type IdentifiedPath } from '../tests/model/paths.ts';
-import { personSteps, type PersonStep } from '../tests/model/steps.ts';
+import { personSteps, said, type PersonStep } from '../tests/model/steps.ts';
 import { CHROMIUM_LAUNCH, findChromium } from '../tests/e2e/browser.ts';
 import { buildIfStale, DIST } from './dist.ts';
 import { runAuthPath, type BrowserRun } from './paths-browser-auth.ts';
@@ -20,7 +22,7 @@ import { runDashboardPath } from './paths-browser-dashboard.ts';
 import { runImpersonationPath } from './paths-browser-impersonation.ts';
 import { runInvitePath } from './paths-browser-invite.ts';
 import { Network, StepFailed, StepSkipped, type Account, type Target } from './paths-browser.ts';
-import { machineWords, modelOf, UsageError } from './paths-report.ts';
+import { machineWords, modelOf, SCREENSHOTS_DIR, UsageError } from './paths-report.ts';
 
 /** How each machine's paths run in a browser, or why they cannot. */
 const runners: Record<string, ((run: BrowserRun) => Promise<void>) | { cannot: string }> = {
@@ -37,14 +39,40 @@ const runners: Record<string, ((run: BrowserRun) => Promise<void>) | { cannot: s
 
 export interface PathResult {
   id: string;
+  /** The machine whose path it is: 'auth'. */
+  machine: string;
   outcome: 'PASS' | 'FAIL' | 'SKIP';
   /** Why it failed or was skipped: 'step 3: expected …'. */
   detail?: string;
+  /** The person step it failed at, in the words `--steps` prints. */
+  failedStep?: { number: number; action: string; expected: string };
+  /** The file of the page's screenshot at the moment it failed: 'test-results/paths/auth-07-step-3.png'. */
+  screenshot?: string;
+  /** How long it ran. */
+  seconds: number;
 }
 
-/** The line a result prints: `PASS auth-07`, `FAIL auth-07: step 3: …`, `SKIP tokenRefresh-01: …`. */
+/** The line a result prints: `PASS auth-07`, `FAIL auth-07: step 3: …; screenshot …/auth-07-step-3.png`, `SKIP tokenRefresh-01: …`. */
 export const resultLine = (result: PathResult) =>
-  result.outcome === 'PASS' ? `PASS ${result.id}` : `${result.outcome} ${result.id}: ${result.detail ?? ''}`;
+  result.outcome === 'PASS'
+    ? `PASS ${result.id}`
+    : `${result.outcome} ${result.id}: ${result.detail ?? ''}${result.screenshot ? `; screenshot ${result.screenshot}` : ''}`;
+
+/** How long a screenshot may take: a page that cannot be drawn must not hold up the run. */
+const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+/** A full-page PNG of the context's first tab (the path's own; another tab's page comes and goes within a step), or null. */
+async function screenshot(context: BrowserContext, file: string): Promise<string | null> {
+  const page = context.pages().find((candidate) => !candidate.isClosed());
+  if (!page) return null;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page.screenshot({ path: file, fullPage: true, timeout: SCREENSHOT_TIMEOUT_MS });
+    return file;
+  } catch {
+    return null;
+  }
+}
 
 /** The machine a path id names: everything before its number. */
 const machineOf = (id: string) => /^(.+)-\d+$/.exec(id)?.[1] ?? null;
@@ -141,18 +169,21 @@ export async function baseTarget(url: string, env: NodeJS.ProcessEnv = process.e
 
 // --- Running ----------------------------------------------------------------------------------
 
-/** Runs one path in a fresh browser context: PASS, or FAIL or SKIP at the person step where it stopped. */
+/** Runs one path in a fresh browser context: PASS, or FAIL (with a screenshot in `screenshots`) or SKIP at the person step where it stopped. */
 async function runOne(
   browser: Browser,
   target: Target,
   runner: (run: BrowserRun) => Promise<void>,
   identified: IdentifiedPath,
   steps: PersonStep[],
-): Promise<PathResult> {
+  screenshots: string,
+): Promise<Omit<PathResult, 'machine' | 'seconds'>> {
   const { id, path: machinePath } = identified;
-  const personStepOf = (index: number) => steps.find((step) => step.pathSteps.includes(index))?.number ?? 1;
+  const personStepOf = (index: number) => steps.find((step) => step.pathSteps.includes(index)) ?? steps[0]!;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const network = new Network(context, target);
+  /** The step that failed and its screenshot, taken as it fails (before the runner's own cleanup). */
+  let failed: Pick<PathResult, 'failedStep' | 'screenshot'> | null = null;
   try {
     await network.install();
     await runner({
@@ -164,8 +195,13 @@ async function runOne(
         try {
           return await action();
         } catch (error) {
-          const at = `step ${personStepOf(index)}: `;
+          const personStep = personStepOf(index);
+          const at = `step ${personStep.number}: `;
           if (error instanceof StepSkipped) throw new StepSkipped(at + error.message);
+          failed ??= {
+            failedStep: { number: personStep.number, action: said(personStep.action), expected: said(personStep.expected) },
+            screenshot: (await screenshot(context, path.join(screenshots, `${id}-step-${personStep.number}.png`))) ?? undefined,
+          };
           if (error instanceof StepFailed) throw new StepFailed(at + error.message);
           throw new StepFailed(at + (error instanceof Error ? error.message.split('\n')[0]! : String(error)));
         }
@@ -174,7 +210,9 @@ async function runOne(
     return { id, outcome: 'PASS' };
   } catch (error) {
     if (error instanceof StepSkipped) return { id, outcome: 'SKIP', detail: error.message };
-    return { id, outcome: 'FAIL', detail: error instanceof Error ? error.message : String(error) };
+    // A failure outside any step (the context's set-up) still gets the page as it was.
+    failed ??= { screenshot: (await screenshot(context, path.join(screenshots, `${id}.png`))) ?? undefined };
+    return { id, outcome: 'FAIL', detail: error instanceof Error ? error.message : String(error), ...failed };
   } finally {
     network.releaseAll();
     await context.close().catch(() => {});
@@ -188,6 +226,8 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** Where the rest goes: a build of the portal, the count of results. */
   note?: (line: string) => void;
+  /** The folder for the screenshots of failing steps (SCREENSHOTS_DIR unless given). */
+  screenshots?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -197,8 +237,10 @@ export async function runPathsInBrowser({
   base,
   print = () => {},
   note = () => {},
+  screenshots = SCREENSHOTS_DIR,
   env = process.env,
-}: RunOptions): Promise<{ results: PathResult[]; code: number }> {
+}: RunOptions): Promise<{ results: PathResult[]; code: number; startedAt: Date; seconds: number }> {
+  const startedAt = new Date();
   const toRun = pathsToRun(ids);
   if (base === null && !buildIfStale(note, 'ignore')) throw new Error('The portal could not be built (npm run build says why).');
   const needsBrowser = toRun.some(({ machine }) => typeof runners[machine] === 'function');
@@ -208,20 +250,22 @@ export async function runPathsInBrowser({
   try {
     for (const { identified, machine, steps } of toRun) {
       const runner = runners[machine];
-      let result: PathResult;
+      const started = performance.now();
+      let outcome: Omit<PathResult, 'machine' | 'seconds'>;
       if (!browser || typeof runner !== 'function') {
         const why = runner && 'cannot' in runner ? runner.cannot : `${machine} has no browser runner yet`;
-        result = { id: identified.id, outcome: 'SKIP', detail: `cannot run in a browser: ${why}` };
+        outcome = { id: identified.id, outcome: 'SKIP', detail: `cannot run in a browser: ${why}` };
       } else if (shared) {
-        result = await runOne(browser, shared, runner, identified, steps);
+        outcome = await runOne(browser, shared, runner, identified, steps, screenshots);
       } else {
         const own = await ownTarget();
         try {
-          result = await runOne(browser, own.target, runner, identified, steps);
+          outcome = await runOne(browser, own.target, runner, identified, steps, screenshots);
         } finally {
           await own.close();
         }
       }
+      const result: PathResult = { ...outcome, machine, seconds: (performance.now() - started) / 1000 };
       results.push(result);
       print(resultLine(result));
     }
@@ -230,5 +274,5 @@ export async function runPathsInBrowser({
   }
   const count = (outcome: PathResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
   note(`${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped`);
-  return { results, code: count('FAIL') > 0 ? 1 : 0 };
+  return { results, code: count('FAIL') > 0 ? 1 : 0, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 };
 }

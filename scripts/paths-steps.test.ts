@@ -187,7 +187,17 @@ describe('the words', () => {
 
 describe('the command line', () => {
   it('--steps with a format; --run with ids and --base; each only with what it goes with', () => {
-    const none = { json: false, steps: null, run: null, base: null, machine: null };
+    const none = {
+      json: false,
+      steps: null,
+      run: null,
+      base: null,
+      reporter: 'lines',
+      output: null,
+      screenshots: 'test-results/paths',
+      help: false,
+      machine: null,
+    };
     expect(parsePathsArgs(['--steps'])).toEqual({ ...none, steps: 'text' });
     expect(parsePathsArgs(['--steps', '--format', 'csv', '--machine', 'auth'])).toEqual({ ...none, steps: 'csv', machine: 'auth' });
     expect(parsePathsArgs(['--steps', '--format=markdown'])).toEqual({ ...none, steps: 'markdown' });

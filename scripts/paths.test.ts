@@ -1,8 +1,12 @@
 // npm run paths (scripts/paths.ts, scripts/paths-report.ts): every path under a stable id, the
 // same in the printout, the JSON and the model-based tests' names; --machine keeps one machine.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authModel } from '../tests/model/auth-paths.ts';
 import { impersonationModel } from '../tests/model/impersonation-paths.ts';
 import { inviteModel } from '../tests/model/invite-paths.ts';
@@ -15,6 +19,22 @@ const root = join(import.meta.dirname, '..');
 function runScript(args: string[]) {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   return spawnSync(process.execPath, [tsx, join(root, 'scripts', 'paths.ts'), ...args], { cwd: root, encoding: 'utf8' });
+}
+
+/** The same, the event loop free meanwhile (for a server in this process). */
+function runScriptAsync(args: string[]): Promise<{ stdout: string; stderr: string; status: number | null }> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'paths.ts'), ...args],
+    {
+      cwd: root,
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ stdout, stderr, status })));
 }
 
 describe('path ids', () => {
@@ -97,7 +117,17 @@ describe('the printout', () => {
 
 describe('the command line', () => {
   it('prints text by default, JSON with --json, and every machine unless --machine names one', () => {
-    const none = { json: false, steps: null, run: null, base: null, machine: null };
+    const none = {
+      json: false,
+      steps: null,
+      run: null,
+      base: null,
+      reporter: 'lines',
+      output: null,
+      screenshots: 'test-results/paths',
+      help: false,
+      machine: null,
+    };
     expect(parsePathsArgs([])).toEqual(none);
     expect(parsePathsArgs(['--json', '--machine', 'auth'])).toEqual({ ...none, json: true, machine: 'auth' });
     expect(parsePathsArgs(['--machine=dashboard'])).toEqual({ ...none, machine: 'dashboard' });
@@ -110,6 +140,42 @@ describe('the command line', () => {
       'impersonation',
     ]);
     expect(selectModels(models, 'dashboard').map((model) => model.id)).toEqual(['dashboard']);
+  });
+
+  it('reports a run in lines by default, or as JUnit XML on stdout or in the file --output names, with screenshots where asked', () => {
+    const run = { reporter: 'lines', output: null, screenshots: 'test-results/paths' };
+    expect(parsePathsArgs(['--run', 'auth-07'])).toMatchObject({ run: ['auth-07'], ...run });
+    expect(parsePathsArgs(['--run', 'auth-07', '--reporter', 'junit'])).toMatchObject({ ...run, reporter: 'junit' });
+    expect(parsePathsArgs(['--run', 'auth-07', '--reporter=junit', '--output', 'report.xml', '--screenshots', 'shots'])).toMatchObject({
+      reporter: 'junit',
+      output: 'report.xml',
+      screenshots: 'shots',
+    });
+    expect(() => parsePathsArgs(['--run', 'auth-07', '--reporter', 'tap'])).toThrow(/^Unknown reporter "tap": lines or junit\.\nUsage: /);
+    expect(() => parsePathsArgs(['--run', 'auth-07', '--output', 'report.xml'])).toThrow(/^--output goes with --reporter junit\./);
+    expect(() => parsePathsArgs(['--reporter', 'junit'])).toThrow(/^--reporter goes with --run\./);
+    expect(() => parsePathsArgs(['--steps', '--screenshots', 'shots'])).toThrow(/^--screenshots goes with --run\./);
+  });
+
+  it('prints its help with --help: every option, where the XML and the screenshots go, exit code 0', () => {
+    const result = runPaths(['--help']);
+    expect(result).toMatchObject({ stderr: '', code: 0 });
+    expect(result.stdout).toMatch(/^Usage: npm run paths -- /);
+    for (const option of [
+      '--json',
+      '--steps',
+      '--format',
+      '--machine',
+      '--run',
+      '--base',
+      '--reporter junit',
+      '--output FILE',
+      '--screenshots DIR',
+    ])
+      expect(result.stdout).toContain(option);
+    expect(result.stdout).toMatch(/--reporter junit +JUnit XML on stdout instead of the lines/);
+    expect(result.stdout).toMatch(/--output FILE +with --reporter junit: the XML goes to FILE, and the lines stay on stdout/);
+    expect(result.stdout).toMatch(/ID-step-N\.png\n +\(default: test-results\/paths\)/);
   });
 
   it('refuses an unknown machine, naming the ones there are, and an unknown option', () => {
@@ -137,5 +203,43 @@ describe('the command line', () => {
       'Unknown machine "checkout". Machines: auth, tokenRefresh, inviteRegistration, dashboard, impersonation.',
     );
     expect(result.status).toBe(2);
+  });
+});
+
+describe('--run reported as JUnit XML, for a path that cannot run in a browser (no browser starts)', () => {
+  let portal: Server;
+  let base: string;
+  let dir: string;
+  beforeAll(async () => {
+    // A portal with no outbox of e-mailed codes: all the run asks of it.
+    portal = createServer((_request, response) => response.writeHead(404).end());
+    await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`;
+    dir = fs.mkdtempSync(join(os.tmpdir(), 'paths-junit-'));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => portal.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the XML on stdout instead of the lines', { timeout: 60_000 }, async () => {
+    const result = await runScriptAsync(['--run', 'tokenRefresh-01', '--base', base, '--reporter', 'junit']);
+    expect(result.stdout, result.stderr).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+    expect(result.stdout).toMatch(
+      /<testcase classname="paths\.tokenRefresh" name="tokenRefresh-01" time="[\d.]+">\n +<skipped message="cannot run in a browser: /,
+    );
+    expect(result.stdout).not.toContain('SKIP tokenRefresh-01');
+    expect(result.stderr).toContain('0 passed, 0 failed, 1 skipped');
+    expect(result.status).toBe(0);
+  });
+
+  it('writes the XML to the file --output names, making its folder, and keeps the lines on stdout', { timeout: 60_000 }, async () => {
+    const output = join(dir, 'reports', 'paths.xml');
+    const result = await runScriptAsync(['--run', 'tokenRefresh-01', '--base', base, '--reporter', 'junit', '--output', output]);
+    expect(result.stdout, result.stderr).toMatch(/^SKIP tokenRefresh-01: cannot run in a browser: .*\n$/);
+    expect(fs.readFileSync(output, 'utf8')).toMatch(
+      /<testsuite name="paths" tests="1" failures="0" errors="0" skipped="1" time="[\d.]+" timestamp="/,
+    );
+    expect(result.status).toBe(0);
   });
 });
