@@ -35,11 +35,12 @@ export function credentialsFrom(user: string, env: CredentialEnv, ask: Ask, now:
 
 /**
  * Questions on standard error, answers from standard input: a line each, what is typed at a hidden
- * question not echoed on a terminal. One reader for the whole run, so that answers piped in one
- * after another are each read. Ctrl-C or the end of the input refuses the question.
+ * question not echoed on a terminal. One reader for the whole run, which keeps the lines piped in
+ * until they are asked for. Ctrl-C or the end of the input leaves the question unanswered.
  */
 export function terminalAsk(): { ask: Ask; close: () => void } {
   let muted = false;
+  let cancelled = false;
   // readline echoes what is typed to its output: shown, or (at a hidden question) dropped.
   const echo = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -47,46 +48,33 @@ export function terminalAsk(): { ask: Ask; close: () => void } {
       done();
     },
   });
-  let reader: readline.Interface | null = null;
-  const lines = () => (reader ??= readline.createInterface({ input: process.stdin, output: echo, terminal: process.stdin.isTTY === true }));
-
-  const ask: Ask = (question, { hidden }) => {
-    const rl = lines();
-    process.stderr.write(question);
-    muted = hidden;
-    return new Promise<string>((resolve, reject) => {
-      let settled = false;
-      const settle = () => {
-        if (settled) return;
-        settled = true;
-        rl.off('close', refuse);
-        rl.off('SIGINT', cancel);
-        muted = false;
-        // A terminal echoes the end of a line shown; the rest end the question's line here.
-        if (hidden || !process.stdin.isTTY) process.stderr.write('\n');
-      };
-      const refuse = () => {
-        settle();
-        reject(new CannotRun(`no answer to "${question.trim()}"`));
-      };
-      const cancel = () => {
-        settle();
-        rl.close();
-        reject(new CannotRun('cancelled'));
-      };
-      rl.once('close', refuse);
-      rl.once('SIGINT', cancel);
-      rl.question('').then(
-        (answer) => {
-          settle();
-          resolve(answer.trim());
-        },
-        (error: unknown) => {
-          settle();
-          reject(error instanceof Error ? error : new CannotRun(String(error)));
-        },
-      );
+  let reader: { rl: readline.Interface; lines: AsyncIterator<string> } | null = null;
+  const open = () => {
+    if (reader) return reader;
+    const rl = readline.createInterface({ input: process.stdin, output: echo, terminal: process.stdin.isTTY === true });
+    rl.once('SIGINT', () => {
+      cancelled = true;
+      rl.close();
     });
+    reader = { rl, lines: rl[Symbol.asyncIterator]() };
+    return reader;
   };
-  return { ask, close: () => reader?.close() };
+
+  const ask: Ask = async (question, { hidden }) => {
+    const { rl, lines } = open();
+    // A hidden question is written here, past the muted echo; a shown one is readline's prompt,
+    // which it redraws with the line as it is edited.
+    muted = hidden;
+    if (hidden) process.stderr.write(question);
+    rl.setPrompt(hidden ? '' : question);
+    rl.prompt();
+    const line = await lines.next().finally(() => {
+      muted = false;
+      // A terminal echoes the end of a line shown; the other questions' lines end here.
+      if (hidden || !process.stdin.isTTY) process.stderr.write('\n');
+    });
+    if (line.done) throw new CannotRun(cancelled ? 'cancelled' : `no answer to "${question.trim()}"`);
+    return line.value.trim();
+  };
+  return { ask, close: () => reader?.rl.close() };
 }

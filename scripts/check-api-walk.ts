@@ -58,8 +58,8 @@ export class CannotRun extends Error {}
 /** A sign-in answer the portal cannot read: the walk stops there, a mismatch. */
 class Stopped extends Error {}
 
-/** A call gets this long to answer. */
-const CALL_TIMEOUT_MS = 30_000;
+/** A call gets this long to answer, its body read too: a long list on a slow link takes a while. */
+const CALL_TIMEOUT_MS = 60_000;
 
 /** What a report download's Content-Type may be, when the API sends one: the spreadsheet's, or any file's. */
 const FILE_TYPES = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/zip', 'application/octet-stream'];
@@ -250,9 +250,10 @@ function createRun(options: CheckOptions, base: string) {
     write(`SKIP ${label} (${why})`);
   }
 
-  /** A network fault ends the walk; an answer's failure is the caller's. */
+  /** A network fault, or an answer that breaks off, ends the walk; an answer's failure is the caller's. */
   function noAnswer(error: unknown, label: string): never {
     if (error instanceof ApiError && error.kind === 'network') throw new CannotRun(`no answer to ${label} from ${base}: ${fault}`);
+    if (!(error instanceof ApiError)) throw new CannotRun(`the answer to ${label} broke off: ${faultOf(error)}`);
     throw error;
   }
 
@@ -411,9 +412,9 @@ async function walk(run: Run, options: CheckOptions): Promise<void> {
 
   await run.unknownInvite();
 
-  if (claims.is_superuser === true && affiliates) {
-    const viewedAs = affiliates[0]?.affiliate_ID;
-    if (viewedAs === undefined) run.skipped('GET affiliates/?impersonate_affiliate={id}', 'no affiliate to view as');
+  if (claims.is_superuser === true) {
+    const viewedAs = affiliates?.[0]?.affiliate_ID;
+    if (viewedAs === undefined) run.skipped('GET affiliates/?impersonate_affiliate={id}', 'no affiliate in the list to view as');
     else await run.impersonated(viewedAs);
   }
 }

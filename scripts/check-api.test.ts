@@ -65,13 +65,13 @@ function recording(inner: typeof fetch = fetch) {
 /** Runs the walk as `user`; its lines and result. */
 async function check(
   user: string,
-  options: { env?: CredentialEnv; ask?: Ask; fetch?: typeof fetch; base?: string; now?: () => number } = {},
+  options: { env?: CredentialEnv; ask?: Ask; fetch?: typeof fetch; base?: string; now?: () => number; totpAt?: () => number } = {},
 ): Promise<{ result: CheckResult; lines: string[] }> {
   const lines: string[] = [];
   const result = await checkApi({
     base: options.base ?? base,
     user,
-    credentials: credentialsFrom(user, options.env ?? {}, options.ask ?? noPrompt),
+    credentials: credentialsFrom(user, options.env ?? {}, options.ask ?? noPrompt, options.totpAt),
     write: (line) => lines.push(line),
     fetch: options.fetch,
     now: options.now,
@@ -186,6 +186,42 @@ describe('check-api against an answer the portal cannot read', () => {
     expect(lines.filter((line) => line.startsWith('FAIL'))).toHaveLength(2);
     expect(lines.at(-1)).toMatch(/^\d+ calls, 2 mismatches$/);
   });
+
+  it('stops at a sign-in answer the portal cannot read, and exits 1', { timeout: SIGN_IN }, async () => {
+    const noRefresh: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith('/token/')) return response;
+      const { access } = (await response.json()) as { access: string };
+      return Response.json({ access }, { status: response.status });
+    };
+    const { result, lines } = await check('admin', { env: { CHECK_API_PASSWORD: DEMO_PASSWORD }, fetch: noRefresh });
+
+    expect(result).toEqual({ exitCode: 1 });
+    expect(lines).toEqual(['FAIL POST token/: .refresh: required, missing (keys: access)', '1 call, 1 mismatch']);
+  });
+
+  it('fails a report download that is not an .xlsx file', { timeout: SIGN_IN }, async () => {
+    // The portal's page where the spreadsheet should be: a server's fallback for unknown paths.
+    const page: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith('/download/')) return response;
+      return new Response('<!doctype html><title>Portal</title>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    };
+    const { result, lines } = await check('admin', {
+      env: { CHECK_API_PASSWORD: DEMO_PASSWORD, CHECK_API_TOTP_SECRET: totpSecret('admin') },
+      fetch: page,
+      // The next step's code: admin's code of this step may have signed in already.
+      totpAt: () => Date.now() + 30_000,
+    });
+
+    expect(result).toEqual({ exitCode: 1 });
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^FAIL GET reports\/affiliate\/\d+\/download\/: not an \.xlsx file: it does not start with the bytes "PK" of a zip \(36 bytes, text\/html\)$/,
+      ),
+    );
+    expect(lines.at(-1)).toBe('10 calls, 1 mismatch');
+  });
 });
 
 describe('check-api when it cannot run', () => {
@@ -213,15 +249,16 @@ describe('check-api when it cannot run', () => {
 
 // --- The command ---------------------------------------------------------------------------
 
-/** Runs `npm run check-api -- ...args` with `env`; its exit code and output. */
-function command(args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> {
+/** Runs `npm run check-api -- ...args` with `env` and `input` on its standard input; its exit code and output. */
+function command(args: string[], env: Record<string, string>, input = ''): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['--import', 'tsx', path.join(import.meta.dirname, 'check-api.ts'), ...args],
       { env: { ...process.env, CHECK_API_PASSWORD: '', CHECK_API_TOTP_SECRET: '', ...env }, encoding: 'utf8', timeout: 45_000 },
       (error, stdout, stderr) => resolve({ status: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr }),
     );
+    child.stdin?.end(input);
   });
 }
 
@@ -235,13 +272,15 @@ async function closedPort(): Promise<number> {
 }
 
 describe('npm run check-api', () => {
-  it('prints a line a call and the tally, and exits 0, for a base given without its trailing slash', { timeout: SPAWNS }, async () => {
-    const { status, stdout, stderr } = await command(['--base', `${server.url}/api/v2`, '--user', 'globetrotter'], {
-      CHECK_API_PASSWORD: DEMO_PASSWORD,
-      CHECK_API_TOTP_SECRET: totpSecret('globetrotter'),
-    });
+  it('reads the password at its prompt, prints a line a call and the tally, and exits 0', { timeout: SPAWNS }, async () => {
+    // The base without its trailing slash; the password typed (here piped) at the prompt.
+    const { status, stdout, stderr } = await command(
+      ['--base', `${server.url}/api/v2`, '--user', 'globetrotter'],
+      { CHECK_API_TOTP_SECRET: totpSecret('globetrotter') },
+      `${DEMO_PASSWORD}\n`,
+    );
 
-    expect(stderr).toBe('');
+    expect(stderr).toBe('Password for globetrotter: \n');
     expect(status).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines.slice(0, -1).every((line) => line.startsWith('OK   '))).toBe(true);
