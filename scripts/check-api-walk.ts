@@ -258,11 +258,10 @@ function createRun(options: CheckOptions, base: string) {
   }
 
   /**
-   * Makes a JSON call and checks its answer; the parsed answer, or null when it failed. A call
-   * the walk `needs` (a sign-in step) that the API refuses ends the walk (CannotRun), as does one
-   * whose answer the portal cannot read (Stopped, a mismatch).
+   * Makes a JSON call and checks its answer; the parsed answer, or null when it failed. With
+   * `refused` (what a sign-in step asks the API to accept), a refusal ends the walk (CannotRun).
    */
-  async function json<T>(call: JsonCall<T>, needed: { refused: string } | null = null): Promise<T | null> {
+  async function json<T>(call: JsonCall<T>, refused: string | null = null): Promise<T | null> {
     const label = labelOf(call.method, call.path, call.query);
     let body: string;
     try {
@@ -270,7 +269,7 @@ function createRun(options: CheckOptions, base: string) {
       body = await response.text();
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== 'http') noAnswer(error, label);
-      if (needed) throw new CannotRun(refusal(label, error, needed.refused));
+      if (refused !== null) throw new CannotRun(refusal(label, error, refused));
       line(label, error.message, '');
       return null;
     }
@@ -288,7 +287,6 @@ function createRun(options: CheckOptions, base: string) {
       problem = claimProblems(at, access, verified);
     }
     line(label, problem, problem === null && parsed?.success ? call.summary(parsed.data) : '');
-    if (problem !== null && needed) throw new Stopped();
     return problem === null && parsed?.success ? parsed.data : null;
   }
 
@@ -365,8 +363,8 @@ type Run = ReturnType<typeof createRun>;
 
 /** Password, then the second factor the token's claims name; the verified session's claims. */
 async function signIn(run: Run, user: string, credentials: Credentials): Promise<AccessClaims> {
-  const login = await run.json(calls.login(user, await credentials.password()), { refused: `the password of ${user}` });
-  // The claims were checked with the answer: the walk stops at a login the portal cannot read.
+  const login = await run.json(calls.login(user, await credentials.password()), `the password of ${user}`);
+  // The walk stops at a sign-in answer the portal cannot read (its claims checked with it).
   const pair = login && ('tokens' in login ? login.tokens : login);
   if (!pair) throw new Stopped();
   Object.assign(run.session, { access: pair.access, refresh: pair.refresh });
@@ -378,7 +376,7 @@ async function signIn(run: Run, user: string, credentials: Credentials): Promise
   if (claims.is_2fa_verified === true) return claims;
   if (method === 'email') await run.sendEmail();
   const code = method === 'email' ? await credentials.emailCode() : await credentials.totpCode();
-  const verified = await run.json(calls.verify(code), { refused: `the ${method === 'email' ? 'e-mailed' : 'authenticator'} code` });
+  const verified = await run.json(calls.verify(code), `the ${method === 'email' ? 'e-mailed' : 'authenticator'} code`);
   if (!verified) throw new Stopped();
   Object.assign(run.session, verified);
   return jwtDecode<AccessClaims>(verified.access);
