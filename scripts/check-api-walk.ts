@@ -170,7 +170,7 @@ export function apiBase(base: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-/** Why a fetch got no answer, in a few words: 'connect ECONNREFUSED 127.0.0.1:1', 'no answer within 30 s'. */
+/** Why a fetch got no answer, in a few words: 'connect ECONNREFUSED 127.0.0.1:8080', 'no answer within 60 s'. */
 function faultOf(error: unknown): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') return `no answer within ${CALL_TIMEOUT_MS / 1000} s`;
   const cause = error instanceof Error ? error.cause : undefined;
