@@ -48,12 +48,9 @@ export const authTexts = {
   newAccount: q('Your account is created. One more step: set up two-factor authentication.'),
   refusedAppCode: q('The code was not accepted. Enter the newest code your app shows.'),
   refusedEmailCode: q('The code was not accepted. Use the code from the newest e-mail.'),
-  /** The wait after too many codes, as m:ss. */
+  /** The wait after too many codes: in minutes, rounded up, while two or more remain, then in seconds. */
   codeWait: (seconds: number) =>
-    described(
-      `Too many attempts. You can try again in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}.`,
-      'a 429 on a code: `Too many attempts. You can try again in {m:ss}.`',
-    ),
+    q(`Too many attempts. You can try again in ${seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`}.`),
   /** The resend wait's line, counting down. */
   resendWait: (seconds: number) => q(`You can ask for a new code in ${seconds} s.`),
 } as const;

@@ -37,7 +37,7 @@ const methods: SetupMethod[] = [
     failure: 'Failed to setup email 2FA',
     code: (server, fresh) => Promise.resolve(newestCode(server, fresh.email)),
     shown: (fresh) => screen.findByText(`A confirmation email has been sent to ${fresh.email}.`),
-    throttled: { seconds: 8, says: '0:08' },
+    throttled: { seconds: 8, says: '8 seconds' },
   },
   {
     choice: 'Authenticator App',
@@ -49,7 +49,7 @@ const methods: SetupMethod[] = [
     failure: 'Failed to setup TOTP',
     code: (server, fresh) => totpCode(pendingSecret(server, fresh.id), server.clock.now()),
     shown: () => screen.findByRole('img', { name: 'QR code for your authenticator app' }),
-    throttled: { seconds: 75, says: '1:15' },
+    throttled: { seconds: 150, says: '3 minutes' },
   },
 ];
 
