@@ -60,7 +60,7 @@ const throttledWait = ({ event }: { event: { error: unknown } }) => throttledSec
 
 /**
  * A code form after too many codes (429): no code may be sent until the wait the answer gave is
- * over, counted down a second at a time (the screen shows it as m:ss); then the form again.
+ * over, counted down a second at a time (the screen says it in minutes, then seconds); then the form again.
  */
 export const codeWait = {
   after: {

@@ -13,7 +13,7 @@ import { ApiError, messages } from '../../src/api/client.ts';
 import type { TokenPair } from '../../src/api/schemas.ts';
 import { readClaims } from '../../src/domain/auth-token.ts';
 import { QR_CODE_LABEL } from '../../src/features/auth/qr-code-image.tsx';
-import { actorOf, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
+import { actorOf, THROTTLED_SECONDS, type ActorDoneEvent, type ActorErrorEvent } from './auth-paths.ts';
 import { invokesOf, type MachinePath } from './coverage.ts';
 import { eventNote } from './paths.ts';
 import { mergeScreens, screenName, screenSays, type ScreenWords } from './screen-words.ts';
@@ -48,12 +48,11 @@ export const authTexts = {
   newAccount: q('Your account is created. One more step: set up two-factor authentication.'),
   refusedAppCode: q('The code was not accepted. Enter the newest code your app shows.'),
   refusedEmailCode: q('The code was not accepted. Use the code from the newest e-mail.'),
-  /** The wait after too many codes, as m:ss. */
+  /** The wait after too many codes: in minutes, rounded up, while two or more remain, then in seconds. */
   codeWait: (seconds: number) =>
-    described(
-      `Too many attempts. You can try again in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}.`,
-      'a 429 on a code: `Too many attempts. You can try again in {m:ss}.`',
-    ),
+    q(`Too many attempts. You can try again in ${seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`}.`),
+  /** The resend wait's line while the wait after too many codes holds Resend. */
+  resendAfterCodeWait: q('You can resend the code when the wait is over.'),
   /** The resend wait's line, counting down. */
   resendWait: (seconds: number) => q(`You can ask for a new code in ${seconds} s.`),
 } as const;
@@ -110,8 +109,16 @@ type ScreenOfState = AuthScreen | ((snapshot: AnyMachineSnapshot) => AuthScreen)
 
 /** A setup's code was refused ('HTTP Error: 400'): its form says what to do under the error line. */
 const refusedCode = (snapshot: AnyMachineSnapshot) => (snapshot.context as { error: string | null }).error === 'HTTP Error: 400';
-/** The seconds left of the wait after too many codes. */
-const codeWait = (snapshot: AnyMachineSnapshot) => (snapshot.context as { codeWait: number }).codeWait;
+/**
+ * The wait after too many codes: an alert when it begins (the throttled answers wait
+ * THROTTLED_SECONDS), then a line counting down; on the e-mail screens Resend's line says why it waits too.
+ */
+function codeWait(snapshot: AnyMachineSnapshot, email = false): AuthScreen {
+  const seconds = (snapshot.context as { codeWait: number }).codeWait;
+  const line = t.codeWait(seconds);
+  const resend = email ? [t.resendAfterCodeWait] : [];
+  return seconds === THROTTLED_SECONDS ? { alerts: [line], texts: resend } : { texts: [line, ...resend] };
+}
 
 /** State value leaf (dotted, each parallel region on its own) → what the page shows. */
 export const authScreens: Record<string, ScreenOfState> = {
@@ -143,7 +150,7 @@ export const authScreens: Record<string, ScreenOfState> = {
   }),
   'totpSetup.ready.form.throttled': (snapshot) => ({
     heading: t.totpSetupHeading,
-    texts: [t.codeWait(codeWait(snapshot))],
+    ...codeWait(snapshot),
     disabled: [c.confirm],
     noButtons: [c.logout],
   }),
@@ -157,7 +164,7 @@ export const authScreens: Record<string, ScreenOfState> = {
   }),
   'emailSetup.ready.form.throttled': (snapshot) => ({
     heading: t.emailSetupHeading,
-    texts: [t.codeWait(codeWait(snapshot))],
+    ...codeWait(snapshot, true),
     disabled: [c.confirm, c.resend],
     noButtons: [c.logout],
   }),
@@ -167,7 +174,7 @@ export const authScreens: Record<string, ScreenOfState> = {
   'totpVerification.idle': { heading: t.totpHeading, enabled: [c.backToLogin], noStatus: [t.verifying], noButtons: [c.logout] },
   'totpVerification.throttled': (snapshot) => ({
     heading: t.totpHeading,
-    texts: [t.codeWait(codeWait(snapshot))],
+    ...codeWait(snapshot),
     enabled: [c.backToLogin],
     disabled: [c.verify],
     noButtons: [c.logout],
@@ -179,7 +186,7 @@ export const authScreens: Record<string, ScreenOfState> = {
   'emailVerification.ready.form.resending': { heading: t.emailHeading, busy: [c.resend], noButtons: [c.logout] },
   'emailVerification.ready.form.throttled': (snapshot) => ({
     heading: t.emailHeading,
-    texts: [t.codeWait(codeWait(snapshot))],
+    ...codeWait(snapshot, true),
     disabled: [c.verifyCode, c.resend],
     noButtons: [c.logout],
   }),

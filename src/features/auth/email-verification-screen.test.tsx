@@ -177,15 +177,22 @@ describe('E-mail verification screen', () => {
     await user.clear(field);
     await user.type(field, `${code}{Enter}`);
 
-    const line = await screen.findByText('Too many attempts. You can try again in 15:00.');
-    expect(line).toHaveAttribute('aria-live', 'polite');
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const line = await screen.findByText('Too many attempts. You can try again in 15 minutes.');
+    expect(line).toBe(screen.getByRole('alert'));
     const verify = screen.getByRole('button', { name: 'Verify Code' });
     expect(verify).toBeDisabled();
+    // Resend waits too, and says so on its line.
+    const resend = screen.getByRole('button', { name: 'Resend Email' });
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAccessibleDescription('You can resend the code when the wait is over.');
+    expect(screen.getByText('You can resend the code when the wait is over.')).toHaveAttribute('aria-live', 'polite');
     expect(field).toHaveValue(code);
-    wait(clock, 2);
-    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:58.');
+    wait(clock, 60);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 14 minutes.');
+    expect(line).toBe(screen.getByRole('timer'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(verify).toBeDisabled();
+    expect(resend).toBeDisabled();
   });
 
   it("shows 'Email Error' when the code cannot be sent, and Retry sends it", async () => {

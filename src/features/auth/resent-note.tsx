@@ -3,7 +3,7 @@
 // page, empty until there is something to say, so that the message is announced when it appears.
 import { useId, useState } from 'react';
 import type { AuthSnapshot } from '../../../machines/auth.ts';
-import { selectResendWait } from '../../../machines/auth.selectors.ts';
+import { selectCodeWait, selectResendWait } from '../../../machines/auth.selectors.ts';
 import { useAuthSelector, useSession } from '../../session/session-context.tsx';
 
 function ResentNote({ shown }: { shown: boolean }) {
@@ -14,11 +14,14 @@ function ResentNote({ shown }: { shown: boolean }) {
   );
 }
 
-/** The wait before 'Resend Email' may send another code, counting down each second; gone once it is over. */
-function ResendWaitNote({ id, seconds }: { id: string; seconds: number }) {
+/**
+ * The wait before 'Resend Email' may send another code, counting down each second, or the wait
+ * after too many codes, which holds Resend too; gone once it is over.
+ */
+function ResendWaitNote({ id, text }: { id: string; text: string | null }) {
   return (
     <p id={id} aria-live="polite" className="auth-note">
-      {seconds > 0 ? `You can ask for a new code in ${seconds} s.` : null}
+      {text}
     </p>
   );
 }
@@ -41,6 +44,12 @@ export function useResendEmail() {
   const error = useAuthSelector((snapshot) => snapshot.context.error);
   const canResend = useAuthSelector((snapshot) => snapshot.can({ type: 'EMAIL.RESEND' }));
   const wait = useAuthSelector(selectResendWait);
+  const codeWaiting = useAuthSelector((snapshot) => selectCodeWait(snapshot) > 0);
+  const waitText = codeWaiting
+    ? 'You can resend the code when the wait is over.'
+    : wait > 0
+      ? `You can ask for a new code in ${wait} s.`
+      : null;
   const waitId = useId();
   const [resent, setResent] = useState(false);
   const resend = () => {
@@ -51,10 +60,10 @@ export function useResendEmail() {
     resending,
     resentNote: <ResentNote shown={resent && idle && error === null} />,
     button: (
-      <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={wait > 0 ? waitId : undefined} onClick={resend}>
+      <button type="button" disabled={!canResend} aria-busy={resending} aria-describedby={waitText ? waitId : undefined} onClick={resend}>
         Resend Email
       </button>
     ),
-    waitNote: <ResendWaitNote id={waitId} seconds={wait} />,
+    waitNote: <ResendWaitNote id={waitId} text={waitText} />,
   };
 }

@@ -94,15 +94,14 @@ describe('TOTP verification screen', () => {
       expect(await screen.findByText('Invalid TOTP code. Please try again.')).toHaveAttribute('role', 'alert');
     }
 
-    // The sixth is answered 429: the five wrong ones leave the server's 15-minute window in 15:00.
+    // The sixth is answered 429: the five wrong ones leave the server's 15-minute window in 15 minutes.
     await user.click(verify);
-    const line = await screen.findByText('Too many attempts. You can try again in 15:00.');
-    expect(line).toHaveAttribute('aria-live', 'polite');
-    expect(line).toBe(screen.getByRole('timer'));
+    // An error, said at once.
+    const line = await screen.findByText('Too many attempts. You can try again in 15 minutes.');
+    expect(line).toBe(screen.getByRole('alert'));
     expect(screen.queryByText(/Request was throttled/)).not.toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(verify).toBeDisabled();
-    expect(verify).toHaveAccessibleDescription('Too many attempts. You can try again in 15:00.');
+    expect(verify).toHaveAccessibleDescription('Too many attempts. You can try again in 15 minutes.');
     expect(field).toHaveValue(wrong);
 
     const seconds = (count: number) =>
@@ -110,19 +109,31 @@ describe('TOTP verification screen', () => {
         for (let second = 0; second < count; second += 1) clock.increment(1000);
         server.clock.advance(count * 1000);
       });
-    // Counting down each second, said by a screen reader when it began and at each whole minute only.
+    // Then a timer, in minutes, rounded up, while two or more remain: the line changes, and is said, once a minute.
     seconds(1);
-    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:59.');
-    expect(line).toHaveAttribute('aria-live', 'off');
-    seconds(59);
-    expect(line).toHaveTextContent('Too many attempts. You can try again in 14:00.');
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 15 minutes.');
+    expect(line).toBe(screen.getByRole('timer'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(line).toHaveAttribute('aria-live', 'polite');
-    seconds(60 * 13 + 59);
-    expect(line).toHaveTextContent('Too many attempts. You can try again in 0:01.');
+    seconds(59);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 14 minutes.');
+    seconds(60 * 12);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 2 minutes.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    // Then in seconds, counting down each second, said by a screen reader at each half minute only.
+    seconds(1);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 119 seconds.');
+    expect(line).toHaveAttribute('aria-live', 'off');
+    seconds(29);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 90 seconds.');
+    expect(line).toHaveAttribute('aria-live', 'polite');
+    seconds(89);
+    expect(line).toHaveTextContent('Too many attempts. You can try again in 1 seconds.');
     expect(line).toHaveAttribute('aria-live', 'off');
     expect(verify).toBeDisabled();
     seconds(1);
     expect(line).toBeEmptyDOMElement();
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument();
     expect(verify).toBeEnabled();
     expect(field).toHaveValue(wrong);
 
