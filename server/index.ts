@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { compressAnswers } from './compression.ts';
 import { deleteMeta, getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { HEALTH_PATH, healthCheck } from './health.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
 import { builtHeaders, noStore, securityHeaders } from './security-headers.ts';
@@ -69,12 +70,13 @@ export interface RunningServer {
 const isApiPath = (urlPath: string) => /^\/api(\/|$)/.test(urlPath);
 
 /**
- * A route of the portal: not the API or the demo tools, and not a file (under /assets/, a last
- * segment with an extension, or a segment starting with a dot such as /.git/).
+ * A route of the portal: not the API, the health check or the demo tools, and not a file (under
+ * /assets/, a last segment with an extension, or a segment starting with a dot such as /.git/).
  */
 export function isPageRoute(urlPath: string): boolean {
   return (
     !isApiPath(urlPath) &&
+    !/^\/healthz(\/|$)/.test(urlPath) &&
     !/^\/__dev(\/|$)/.test(urlPath) &&
     !urlPath.startsWith('/assets/') &&
     !/\.[a-z0-9]+$/i.test(urlPath) &&
@@ -144,6 +146,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
   const root = new Hono();
   root.use(securityHeaders({ hsts: options.hsts, headers: built }));
+  root.get(HEALTH_PATH, healthCheck(db));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
   // JSON answers are compressed as they go out; the portal's files below, once and kept.
