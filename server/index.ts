@@ -9,8 +9,10 @@ import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { compressAnswers } from './compression.ts';
 import { deleteMeta, getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { HEALTH_PATH, healthCheck } from './health.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
+import { assignRequestId, requestLog, type RequestLogEnv } from './request-log.ts';
 import { builtHeaders, noStore, securityHeaders } from './security-headers.ts';
 import { MIN_SECRET_BYTES } from './tokens.ts';
 import { ensureDemoData } from './seed.ts';
@@ -32,6 +34,7 @@ export interface ServerOptions {
   seedAffiliates?: number;
   /** Sends Strict-Transport-Security (the server is reached over HTTPS). */
   hsts?: boolean;
+  /** Where the request log (one JSON line a request) and, in the demo, the seeding and the outbox print; stdout by default. */
   log?: (line: string) => void;
   /** Behind one reverse proxy: throttles take the client address from X-Forwarded-For. */
   trustProxy?: boolean;
@@ -69,12 +72,13 @@ export interface RunningServer {
 const isApiPath = (urlPath: string) => /^\/api(\/|$)/.test(urlPath);
 
 /**
- * A route of the portal: not the API or the demo tools, and not a file (under /assets/, a last
- * segment with an extension, or a segment starting with a dot such as /.git/).
+ * A route of the portal: not the API, the health check or the demo tools, and not a file (under
+ * /assets/, a last segment with an extension, or a segment starting with a dot such as /.git/).
  */
 export function isPageRoute(urlPath: string): boolean {
   return (
     !isApiPath(urlPath) &&
+    !/^\/healthz(\/|$)/.test(urlPath) &&
     !/^\/__dev(\/|$)/.test(urlPath) &&
     !urlPath.startsWith('/assets/') &&
     !/\.[a-z0-9]+$/i.test(urlPath) &&
@@ -132,7 +136,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     secret: signingSecret(db, key, options.demo),
     demo: outbox,
     accessLifetimeSeconds: options.accessLifetimeSeconds,
-    print: log,
+    // The outbox's lines carry the codes: printed for the demo only.
+    print: options.demo ? log : () => {},
     trustProxy: options.trustProxy ?? false,
     tokenClockOffsetSeconds: options.tokenClockOffsetSeconds ?? 0,
   });
@@ -142,8 +147,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const pruning = setInterval(() => pruneExpired(db, Date.now()), PRUNE_INTERVAL_MS);
   pruning.unref();
 
-  const root = new Hono();
+  const root = new Hono<RequestLogEnv>();
+  root.use(requestLog(log));
+  root.use(assignRequestId({ trustProxy: options.trustProxy ?? false }));
   root.use(securityHeaders({ hsts: options.hsts, headers: built }));
+  root.get(HEALTH_PATH, healthCheck(db));
   root.use('/api/*', noStore);
   root.use('/__dev/*', noStore);
   // JSON answers are compressed as they go out; the portal's files below, once and kept.
