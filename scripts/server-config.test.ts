@@ -177,7 +177,7 @@ describe('npm start', () => {
         expect(started.status).toBe(1);
         expect(started.stdout).toBe('');
         expect(started.stderr.trim().split('\n')).toEqual([
-          'Refusing to start: this database holds the demo accounts (admin, berlin, globetrotter, nomad, sunny) and the demo invite, whose credentials the README publishes; remove them with npm run users -- remove-demo before starting with DEMO=0.',
+          'Refusing to start: this database holds the demo accounts (admin, berlin, globetrotter, nomad, sunny) and the demo invite, which anyone who read the README can use; remove them with npm run users -- remove-demo before starting with DEMO=0.',
         ]);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -39,7 +39,7 @@ const startReal = () => startServer({ port: 0, databasePath, demo: false, jwtSec
 describe('startServer outside the demo', () => {
   it('refuses a database the demo seeded before serving anything, naming the accounts, the invite and the command', () => {
     expect(startReal).toThrow(
-      'Refusing to start: this database holds the demo accounts (admin, berlin, globetrotter, nomad, sunny) and the demo invite, whose credentials the README publishes; remove them with npm run users -- remove-demo before starting with DEMO=0.',
+      'Refusing to start: this database holds the demo accounts (admin, berlin, globetrotter, nomad, sunny) and the demo invite, which anyone who read the README can use; remove them with npm run users -- remove-demo before starting with DEMO=0.',
     );
   });
 
@@ -48,15 +48,15 @@ describe('startServer outside the demo', () => {
       removeDemo(db);
       db.prepare('INSERT INTO invites (id, affiliate_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(DEMO_INVITE_ID, 'AFF-120', 0, 1);
     });
-    expect(startReal).toThrow(/this database holds the demo invite, whose/);
+    expect(startReal).toThrow(/this database holds the demo invite, which anyone/);
     change((db) => {
       db.prepare('DELETE FROM invites').run();
-      // The demo seeds a missing account again, as it was.
+      // The demo, run again, seeds its accounts and invite again; all but admin go.
       ensureDemoData(db, { today: DateTime.local() });
       db.prepare("DELETE FROM users WHERE username <> 'admin'").run();
       db.prepare('DELETE FROM invites').run();
     });
-    expect(startReal).toThrow(/this database holds the demo accounts \(admin\), whose/);
+    expect(startReal).toThrow(/this database holds the demo accounts \(admin\), which anyone/);
   });
 
   it('starts once remove-demo ran, keeping an account registered under a demo username with an address of its own', async () => {

@@ -40,7 +40,7 @@ export function demoLeftRefusal({ accounts, invite }: DemoLeft): string | undefi
     ...(accounts.length > 0 ? [`the demo accounts (${accounts.join(', ')})`] : []),
     ...(invite ? ['the demo invite'] : []),
   ].join(' and ');
-  return `Refusing to start: this database holds ${held}, whose credentials the README publishes; remove them with npm run users -- remove-demo before starting with DEMO=0.`;
+  return `Refusing to start: this database holds ${held}, which anyone who read the README can use; remove them with npm run users -- remove-demo before starting with DEMO=0.`;
 }
 
 export interface DemoRemoved {
