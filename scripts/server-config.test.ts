@@ -3,8 +3,13 @@
 // is refused on a public HOST unless DEMO_PUBLIC=1 says so; HSTS, the tag manager and trusting a
 // proxy's X-Forwarded-For are opt-in.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../server/db.ts';
+import { ensureDemoData } from '../server/seed.ts';
 import { banner, readServerConfig } from './server-config.ts';
 
 const KEY = 'k'.repeat(64);
@@ -96,6 +101,22 @@ describe('readServerConfig', () => {
     );
   });
 
+  it('refuses settings for tests and the demo with DEMO=0, naming each one set, in one line', () => {
+    const message = refusal({ DEMO: '0', JWT_SECRET: KEY, TOKEN_CLOCK_OFFSET_S: '600' });
+    expect(message).toBe(
+      'Refusing to start: TOKEN_CLOCK_OFFSET_S is a setting for tests and the demo only; unset it to start with DEMO=0.',
+    );
+    expect(refusal({ DEMO: '0', JWT_SECRET: KEY, TOKEN_CLOCK_OFFSET_S: '-1', SEED_EVENTS: '100', SEED_AFFILIATES: '5' })).toBe(
+      'Refusing to start: TOKEN_CLOCK_OFFSET_S, SEED_EVENTS, SEED_AFFILIATES are settings for tests and the demo only; unset them to start with DEMO=0.',
+    );
+    // Set but empty is not set; the demo keeps them.
+    expect(readServerConfig(8080, { DEMO: '0', JWT_SECRET: KEY, TOKEN_CLOCK_OFFSET_S: '' })).toMatchObject({
+      demo: false,
+      tokenClockOffsetSeconds: 0,
+    });
+    expect(readServerConfig(8080, { TOKEN_CLOCK_OFFSET_S: '600', SEED_EVENTS: '100' })).toMatchObject({ demo: true, seedEvents: 100 });
+  });
+
   it('tops the demo data up to SEED_EVENTS payment events, a positive whole number, only when set', () => {
     expect(readServerConfig(8080, {}).seedEvents).toBeUndefined();
     expect(readServerConfig(8080, { SEED_EVENTS: '100000' }).seedEvents).toBe(100_000);
@@ -135,4 +156,32 @@ describe('npm start', () => {
     expect(started.stderr).toContain('openssl rand -hex 32');
     expect(started.stdout).toBe('');
   });
+
+  it(
+    'with DEMO=0 on a database the demo seeded exits at once with status 1, naming npm run users -- remove-demo in one line',
+    { timeout: 30_000 },
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-start-'));
+      const databasePath = path.join(dir, 'portal.sqlite');
+      try {
+        const db = openDatabase(databasePath);
+        ensureDemoData(db, { today: DateTime.local() });
+        db.close();
+        const started = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'start.ts')], {
+          // A port nothing here serves on: before the rule the server would start there.
+          env: { ...process.env, DEMO: '0', PORT: '1', JWT_SECRET: KEY, DATABASE_PATH: databasePath },
+          encoding: 'utf8',
+          // Before the rule it would build and serve: stopped rather than waited for.
+          timeout: 20_000,
+        });
+        expect(started.status).toBe(1);
+        expect(started.stdout).toBe('');
+        expect(started.stderr.trim().split('\n')).toEqual([
+          'Refusing to start: this database holds the demo accounts (admin, berlin, globetrotter, nomad, sunny) and the demo invite, which anyone who read the README can use; remove them with npm run users -- remove-demo before starting with DEMO=0.',
+        ]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -1,5 +1,8 @@
 // The server settings `npm start` and `npm run dev` read from the environment, and the banner
 // they print: the URL, the demo accounts and the invite link.
+import fs from 'node:fs';
+import { openDatabase } from '../server/db.ts';
+import { demoLeft, demoLeftRefusal } from '../server/demo-data.ts';
 import { isLoopbackHost } from '../server/loopback.ts';
 import { MIN_SECRET_BYTES } from '../server/tokens.ts';
 import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD, MAX_SEED_AFFILIATES } from '../server/seed.ts';
@@ -25,6 +28,9 @@ export interface EnvConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Settings for tests and the demo's data, refused with DEMO=0. */
+const TEST_ONLY_SETTINGS = ['TOKEN_CLOCK_OFFSET_S', 'SEED_EVENTS', 'SEED_AFFILIATES'] as const;
 
 function positiveInteger(env: Env, name: string, fallback: number | undefined): number | undefined {
   const raw = env[name];
@@ -84,6 +90,14 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
         "make one with `openssl rand -hex 32` and set JWT_SECRET to it in the server's environment (the same key at every start).",
     );
   }
+  // Settings for tests and the demo's data have no place in a real deployment: a shifted token
+  // clock there would hand out tokens that live longer or shorter than they say.
+  const testOnly = TEST_ONLY_SETTINGS.filter((name) => env[name] !== undefined && env[name] !== '');
+  if (!demo && testOnly.length > 0) {
+    throw new Error(
+      `Refusing to start: ${testOnly.join(', ')} ${testOnly.length === 1 ? 'is a setting' : 'are settings'} for tests and the demo only; unset ${testOnly.length === 1 ? 'it' : 'them'} to start with DEMO=0.`,
+    );
+  }
   return {
     port: positiveInteger(env, 'PORT', defaultPort) ?? defaultPort,
     hostname,
@@ -99,10 +113,28 @@ export function readServerConfig(defaultPort: number, env: Env = process.env): E
   };
 }
 
+/**
+ * Why a server outside the demo may not open its database: the demo's accounts or invite are in
+ * it. Checked before a build or anything else starts; startServer checks again.
+ */
+function demoDatabaseRefusal(config: EnvConfig): string | undefined {
+  // A missing database holds nothing of the demo's (and is not created here).
+  if (config.demo || !fs.existsSync(config.databasePath)) return undefined;
+  const db = openDatabase(config.databasePath);
+  try {
+    return demoLeftRefusal(demoLeft(db));
+  } finally {
+    db.close();
+  }
+}
+
 /** readServerConfig, or the reason it failed on one line and exit status 1. */
 export function readServerConfigOrExit(defaultPort: number): EnvConfig {
   try {
-    return readServerConfig(defaultPort);
+    const config = readServerConfig(defaultPort);
+    const refusal = demoDatabaseRefusal(config);
+    if (refusal !== undefined) throw new Error(refusal);
+    return config;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

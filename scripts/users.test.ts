@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenPairSchema, type TokenPair } from '../src/api/schemas.ts';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { verifyPassword } from '../server/passwords.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_INVITE_ID, DEMO_PASSWORD } from '../server/seed.ts';
 
 /** Each command starts a process: a second or more on a busy machine. */
 const SPAWNS = 60_000;
@@ -161,13 +161,89 @@ describe('npm run users -- disable and enable', () => {
   );
 });
 
+describe('npm run users -- remove-demo', () => {
+  const KEY = 'k'.repeat(64);
+
+  it(
+    'removes the demo accounts with what lets them sign in, and the demo invite; the running demo refuses their tokens at once, and DEMO=0 then starts',
+    { timeout: SPAWNS },
+    async () => {
+      const demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-remove-demo-'));
+      const databasePath = path.join(demoDir, 'portal.sqlite');
+      try {
+        const demo = await startServer({ port: 0, databasePath, demo: true, log: () => {} });
+        const call = (apiPath: string, body: unknown, access?: string) =>
+          fetch(`${demo.url}/api/v2/${apiPath}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...(access ? { Authorization: `Bearer ${access}` } : {}) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        // berlin signs in: a refresh token, an e-mailed code and its mail.
+        const partial = tokenPairSchema.parse(await (await call('token/', { username: 'berlin', password: DEMO_PASSWORD })).json());
+        expect((await call('token/send-email/', undefined, partial.access)).status).toBe(200);
+        // sunny starts setting an authenticator up: a device.
+        const sunny = tokenPairSchema.parse(await (await call('token/', { username: 'sunny', password: DEMO_PASSWORD })).json());
+        expect((await call('2fa/totp/setup/', undefined, sunny.access)).status).toBe(200);
+
+        const removed = users(['remove-demo'], '', databasePath);
+        expect(removed.stderr).toBe('');
+        expect(removed.status).toBe(0);
+        expect(removed.stdout.trim().split('\n')).toEqual([
+          'Removed 5 demo accounts: admin, berlin, globetrotter, nomad, sunny; their tokens are refused from now on.',
+          'Removed 1 two-factor device.',
+          'Removed 1 e-mailed code.',
+          'Removed 2 refresh tokens.',
+          'Removed 1 e-mail from the outbox.',
+          // Sign-ins counted per account (berlin, sunny) and e-mails sent to berlin.
+          'Removed 3 throttle counts.',
+          `Removed the demo invite ${DEMO_INVITE_ID}.`,
+          "Kept the demo's affiliates with their sales and reports: they let no one sign in.",
+        ]);
+        expect((await call('token/send-email/', undefined, partial.access)).status).toBe(401);
+        expect((await call('token/refresh/', { refresh: partial.refresh })).status).toBe(401);
+        const left = (table: string) => demo.db.prepare(`SELECT count(*) AS n FROM ${table}`).get();
+        for (const table of ['devices', 'email_codes', 'refresh_tokens', 'outbox', 'failed_attempts'])
+          expect(left(table), table).toEqual({ n: 0 });
+        await demo.close();
+
+        const real = await startServer({ port: 0, databasePath, demo: false, jwtSecret: KEY, log: () => {} });
+        try {
+          const signIn = await fetch(`${real.url}/api/v2/token/`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }),
+          });
+          expect(signIn.status).toBe(401);
+          expect((await fetch(`${real.url}/api/v2/affiliates/invites/${DEMO_INVITE_ID}/`)).status).toBe(404);
+          // The demo's sales stay.
+          expect(real.db.prepare('SELECT count(*) AS n FROM payment_events').get()).not.toEqual({ n: 0 });
+        } finally {
+          await real.close();
+        }
+
+        const again = users(['remove-demo'], '', databasePath);
+        expect(again.status).toBe(0);
+        expect(expectOneLine(again.stdout, again.stderr)).toBe(
+          'Nothing to remove: this database holds no demo account and no demo invite.',
+        );
+      } finally {
+        fs.rmSync(demoDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
 describe('npm run users refuses', () => {
   it('an unknown account, a missing or unknown command and a missing database, each in one line with status 1', { timeout: SPAWNS }, () => {
     for (const [args, text] of [
       [['disable', 'nobody'], 'No account has the username or e-mail address "nobody" (npm run users -- list shows them).'],
-      [['enable'], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER'],
-      [[], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER'],
-      [['delete', 'sunny'], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER'],
+      [['enable'], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER | remove-demo'],
+      [[], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER | remove-demo'],
+      [
+        ['remove-demo', 'admin'],
+        'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER | remove-demo',
+      ],
+      [['delete', 'sunny'], 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER | remove-demo'],
     ] as const) {
       const { status, stdout, stderr } = users([...args]);
       expect(status, args.join(' ')).toBe(1);

@@ -5,14 +5,18 @@
 //   reset-2fa USER       clears the second factor: the user sets it up again at the next sign-in
 //   disable USER         the account cannot sign in
 //   enable USER          it can again
+//   remove-demo          removes the demo accounts and the demo invite, before serving with DEMO=0
 // set-password, reset-2fa and disable end every session of the account at once. Each command
-// prints one line saying what it did; a refusal exits with status 1 and one line saying why.
+// prints one line saying what it did (remove-demo one a kind of row); a refusal exits with status 1
+// and one line saying why.
 import fs from 'node:fs';
 import { openDatabase, type Db } from '../server/db.ts';
+import { removeDemo } from '../server/demo-data.ts';
+import { DEMO_INVITE_ID } from '../server/seed.ts';
 import { listUsers, passwordRefusals, resetTwoFactor, setActive, setPassword } from '../server/user-admin.ts';
 import { configuredMethod, findUserByLogin, type UserRow } from '../server/users.ts';
 
-const USAGE = 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER';
+const USAGE = 'Usage: npm run users -- list | set-password USER | reset-2fa USER | disable USER | enable USER | remove-demo';
 
 class Refusal extends Error {}
 
@@ -47,6 +51,26 @@ function list(db: Db): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** Removes the demo's accounts and invite; says what went, one line a kind. */
+function removeDemoAccounts(db: Db): string {
+  const removed = removeDemo(db);
+  if (removed.accounts.length === 0 && !removed.invite) return 'Nothing to remove: this database holds no demo account and no demo invite.';
+  return [
+    removed.accounts.length > 0
+      ? `Removed ${counted(removed.accounts.length, 'demo account', 'demo accounts')}: ${removed.accounts.join(', ')}; their tokens are refused from now on.`
+      : 'Removed no demo account: none was left.',
+    `Removed ${counted(removed.devices, 'two-factor device', 'two-factor devices')}.`,
+    `Removed ${counted(removed.emailCodes, 'e-mailed code', 'e-mailed codes')}.`,
+    `Removed ${counted(removed.refreshTokens, 'refresh token', 'refresh tokens')}.`,
+    `Removed ${counted(removed.outbox, 'e-mail', 'e-mails')} from the outbox.`,
+    `Removed ${counted(removed.throttleRows, 'throttle count', 'throttle counts')}.`,
+    removed.invite ? `Removed the demo invite ${DEMO_INVITE_ID}.` : 'Removed no demo invite: it was gone already.',
+    "Kept the demo's affiliates with their sales and reports: they let no one sign in.",
+  ].join('\n');
 }
 
 /** Reads a line from the terminal without showing it. */
@@ -90,6 +114,7 @@ async function newPassword(user: UserRow): Promise<string> {
 
 async function run(db: Db, [command, login, ...rest]: string[]): Promise<string> {
   if (command === 'list' && login === undefined) return list(db);
+  if (command === 'remove-demo' && login === undefined) return removeDemoAccounts(db);
   if (rest.length > 0 || !['set-password', 'reset-2fa', 'disable', 'enable'].includes(command ?? '')) {
     // A password on the command line would stay in the shell's history and the process list.
     if (command === 'set-password' && rest.length > 0) {

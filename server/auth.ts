@@ -31,7 +31,8 @@ export function requireAuth(ctx: ServerContext, { verified }: AuthRequirement): 
  */
 function tokenUser(ctx: ServerContext, claims: AccessTokenClaims): UserRow {
   const user = findUserById(ctx.db, claims.user_id);
-  if (!user) throw detail(401, 'User not found');
+  // The username too: a removed account's id may be given to the next account registered.
+  if (!user || (typeof claims.username === 'string' && claims.username !== user.username)) throw detail(401, 'User not found');
   if (!user.is_active) throw detail(401, 'User is inactive', 'user_inactive');
   if ((claims.token_version ?? 0) !== user.token_version) throw tokenNotValid(messages.tokenNotValid);
   return user;

@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { createApp } from './app.ts';
 import { compressAnswers } from './compression.ts';
 import { deleteMeta, getMeta, openDatabase, setMeta, type Db } from './db.ts';
+import { demoLeft, demoLeftRefusal } from './demo-data.ts';
 import { HEALTH_PATH, healthCheck } from './health.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { PRUNE_INTERVAL_MS, pruneExpired } from './prune.ts';
@@ -126,6 +127,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   // anything is opened, rather than on the first request.
   const built = options.distDir ? builtHeaders(options.distDir) : undefined;
   const db = openDatabase(options.databasePath);
+  // Outside the demo, its published accounts and invite must be gone before anything is served.
+  const refusal = options.demo ? undefined : demoLeftRefusal(demoLeft(db));
+  if (refusal !== undefined) {
+    db.close();
+    throw new Error(refusal);
+  }
   if (options.demo)
     ensureDemoData(db, { today: DateTime.local(), log, seedEvents: options.seedEvents, seedAffiliates: options.seedAffiliates });
   const hostname = options.hostname ?? '127.0.0.1';
