@@ -10,7 +10,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { jwtVerify } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import type { Db } from './db.ts';
+import { openDatabase, type Db } from './db.ts';
+import { removeDemo } from './demo-data.ts';
 import { isLoopbackAuthority, isLoopbackHost } from './loopback.ts';
 import { useServedDist } from '../tests/utils/served-dist.ts';
 import { headersFileText, policyDirectives, portalHeaderRules } from './security-policy.ts';
@@ -264,6 +265,11 @@ describe('the signing key', () => {
     const demo = await serve({ databasePath, demo: true });
     expect(keptKey(demo.server.db)).toBeDefined();
     await demo.server.close();
+    // As an operator would before DEMO=0: the demo's accounts go, its kept key stays until the start.
+    const db = openDatabase(databasePath);
+    removeDemo(db);
+    expect(keptKey(db)).toBeDefined();
+    db.close();
     const given = await serve({ databasePath, jwtSecret: 'k'.repeat(32) });
     expect(keptKey(given.server.db)).toBeUndefined();
     await given.server.close();
