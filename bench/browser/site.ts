@@ -60,11 +60,11 @@ export async function startSite(options: { tempRoot: string; pages?: Record<stri
   // One signing key for all: a server outside the demo keeps none in the database.
   const jwtSecret = randomBytes(32).toString('hex');
   const common = { port: 0, databasePath, accessLifetimeSeconds: ACCESS_LIFETIME_SECONDS, jwtSecret, log: () => {} };
-  // The portal seeds the demo data, topped up to the seed size; the other pages read the same rows.
+  // The portal seeds the demo data, topped up to the seed size; the other pages read the same rows,
+  // in the demo too (outside it a server refuses a database that holds the demo accounts).
   const portal = await startServer({ ...common, distDir: DIST, demo: true, seedEvents: options.seedEvents });
   const pages = new Map<string, RunningServer>();
-  for (const [name, distDir] of Object.entries(options.pages ?? {}))
-    pages.set(name, await startServer({ ...common, distDir, demo: false }));
+  for (const [name, distDir] of Object.entries(options.pages ?? {})) pages.set(name, await startServer({ ...common, distDir, demo: true }));
   return {
     portal,
     pages,
