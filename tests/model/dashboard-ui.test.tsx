@@ -6,13 +6,16 @@
 // the user does, and checks each state's page). The last test measures what the paths that ran
 // cover of the machine: all of it.
 import { describe, it } from 'vitest';
+import { dashboardNow, runOnDashboardDay } from '../utils/dashboard-day.ts';
 import type { MachinePath } from './coverage.ts';
 import { expectFullCoverage } from './expect-coverage.ts';
 import { startDashboardDriver } from './dashboard-driver.tsx';
 import { dashboardModel } from './dashboard-paths.ts';
 import { generatePaths, pathTitle, suitePaths } from './paths.ts';
 
-const now = Date.now();
+// The sample days and every test's clock: the dashboard tests' day.
+const now = dashboardNow();
+runOnDashboardDay();
 const generated = generatePaths(dashboardModel(now));
 // With CHART.SELECT 'pie', which has no control on the page: the driver skips that event.
 const paths = suitePaths(generated);

@@ -1,6 +1,7 @@
-// A fixture user already signed in: a test server whose clock reads the real time, the fixtures,
-// and the user's verified token pair stored in the test window's localStorage the way the portal
-// stores it, so that a session rendered next (renderWithSession) starts in the app.
+// A fixture user already signed in: a test server whose clock starts at the test's time
+// (Date.now(), which the dashboard tests fake: dashboard-day.ts), the fixtures, and the user's
+// verified token pair stored in the test window's localStorage the way the portal stores it, so
+// that a session rendered next (renderWithSession) starts in the app.
 import { TOKEN_STORAGE_KEY } from '../../src/domain/auth-token.ts';
 import {
   addFixtures,

@@ -3,6 +3,7 @@ import { Settings, type DateTime } from 'luxon';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addFixtures, createTestServer, signIn } from '../../../tests/utils/api-server.ts';
+import { runOnDashboardDay } from '../../../tests/utils/dashboard-day.ts';
 import { addRecentRows, daysAgo, money, today } from '../../../tests/utils/dashboard-rows.ts';
 import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 
@@ -17,6 +18,7 @@ beforeAll(() => {
 afterAll(() => {
   Settings.defaultZone = zoneBefore;
 });
+runOnDashboardDay();
 
 async function renderSignedIn() {
   const server = createTestServer({ now: Date.now() });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { DateTime } from 'luxon';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MAX_RETRIES, retryDelay, STALE_TIME_MS } from '../../domain/retry-policy.ts';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
@@ -14,6 +14,7 @@ import {
   statBoxes,
   today,
 } from '../../../tests/utils/dashboard-rows.ts';
+import { runOnDashboardDay } from '../../../tests/utils/dashboard-day.ts';
 import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 import { steerableServer } from '../../../tests/utils/render-session.tsx';
@@ -24,17 +25,18 @@ const realSetTimeout = globalThis.setTimeout;
 const settle = () => new Promise<void>((resolve) => realSetTimeout(resolve, 30));
 
 /**
- * Waits in real time until `check` passes, while a fake clock stands still: the page's code it
- * loads on demand (the data service, the error texts) may take a while on a cold start.
+ * Waits in real time (performance.now, which no test fakes) until `check` passes, while a fake
+ * clock stands still: the page's code it loads on demand (the data service, the error texts) may
+ * take a while on a cold start.
  */
 async function untilInRealTime(check: () => void, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
+  const until = performance.now() + timeoutMs;
   for (;;) {
     try {
       check();
       return;
     } catch (error) {
-      if (Date.now() > until) throw error;
+      if (performance.now() > until) throw error;
       await act(settle);
     }
   }
@@ -81,9 +83,7 @@ const heading = (time: DateTime) => time.setLocale('en-US').toFormat('LLL d, yyy
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const bar = (time: DateTime, series: string) => new RegExp(`^${escape(label(time))} ${series} `);
 
-afterEach(() => {
-  vi.useRealTimers();
-});
+runOnDashboardDay();
 
 describe('Sales Dashboard', () => {
   it("shows the user's affiliate in the heading and the figures of the last 30 days", async () => {
@@ -367,7 +367,7 @@ describe('Sales Dashboard', () => {
     const { server: recording, urls } = await failingForGood();
     const calls = () => urls.filter((url) => url.pathname.endsWith('/payment_events/')).length;
 
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     renderDashboard(recording);
     await untilInRealTime(() => expect(calls()).toBe(1));
     // Its failure in, the first retry waits on the fake clock.
@@ -400,7 +400,7 @@ describe('Sales Dashboard', () => {
     // The range's own calls: the previous period's follow its figures.
     const lists = () => urls.filter((url) => url.pathname.endsWith('/payment_events/'));
     const calls = () => lists().filter((url) => url.search === lists()[0]?.search).length;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     const { user } = renderDashboard(recording);
     // Each check moves the fake clock on: the retries (1, 2, 4 s) run out however long the page's code takes to load.
     await vi.waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('HTTP Error: 500: Internal Server Error'), {
@@ -408,7 +408,8 @@ describe('Sales Dashboard', () => {
       interval: 500,
     });
     expect(calls()).toBe(MAX_RETRIES + 1);
-    vi.useRealTimers();
+    // Real timers again; the day's clock runs on from where the fake one stood.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
 
     const release = steer.hold('payment_events/');
     await user.click(screen.getByRole('button', { name: 'Retry' }));
@@ -429,7 +430,7 @@ describe('Sales Dashboard', () => {
     const steer = steerableServer(server);
     steer.failNext('affiliates/', { status: 500, times: MAX_RETRIES + 1 });
     steer.failNext('payment_events/', { status: 403 });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     renderDashboard(steer.server);
     await act(settle);
 
@@ -491,10 +492,7 @@ describe('Sales Dashboard', () => {
   });
 
   it('asks again, once the connection is back, for the figures that grew stale while offline', async () => {
-    // The clock runs from midday (5 minutes on is the same day) until it is moved on below.
-    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-    onTestFinished(() => void vi.useRealTimers());
-    vi.setSystemTime(today().plus({ hours: 12 }).toMillis());
+    // The day's clock runs from midday (5 minutes on is the same day) until it is moved on below.
     const { server: recording, urls } = recorded(await signedIn('parent'));
     renderDashboard(recording);
     await waitForFigures();

@@ -5,9 +5,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../../domain/auth-token.ts';
 import { addFixtures, createTestServer, signIn, type TestServer } from '../../../tests/utils/api-server.ts';
+import { runOnDashboardDay } from '../../../tests/utils/dashboard-day.ts';
 import { addRecentRows, daysAgo, insertSale } from '../../../tests/utils/dashboard-rows.ts';
 import { renderDashboard } from '../../../tests/utils/dashboard-routes.tsx';
 import { steerableServer } from '../../../tests/utils/render-session.tsx';
+
+runOnDashboardDay();
 
 async function signedIn(server: TestServer) {
   const fixtures = addFixtures(server.db, { now: server.clock.now() });

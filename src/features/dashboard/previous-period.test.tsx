@@ -5,7 +5,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import BigNumber from 'bignumber.js';
 import { DateTime } from 'luxon';
 import { isDeepStrictEqual } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TEST_ORIGIN, type FixtureUserName, type TestServer } from '../../../tests/utils/api-server.ts';
 import {
   addRecentRows,
@@ -19,6 +19,7 @@ import {
   type ExpectedFigures,
 } from '../../../tests/utils/dashboard-rows.ts';
 import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
+import { runOnDashboardDay } from '../../../tests/utils/dashboard-day.ts';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
 
 const parentScope = { affiliates: ['P1', 'C1', 'C2'], connected: ['C1', 'C2'] };
@@ -243,9 +244,7 @@ function mismatched(
   );
 }
 
-afterEach(() => {
-  vi.useRealTimers();
-});
+runOnDashboardDay();
 
 /**
  * The dashboard through `via`, its last 30 days shown with the change of `scope` (what the user sees

@@ -3,9 +3,12 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { runOnDashboardDay } from '../../../tests/utils/dashboard-day.ts';
 import { addRecentRows, daysAgo, today } from '../../../tests/utils/dashboard-rows.ts';
 import { renderDashboard, waitForFigures } from '../../../tests/utils/dashboard-routes.tsx';
 import { signInFixtureUser } from '../../../tests/utils/fixture-sign-in.ts';
+
+runOnDashboardDay();
 
 async function signedIn(name: 'parent' | 'admin' = 'parent') {
   const { server } = await signInFixtureUser(name);
