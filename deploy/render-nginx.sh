@@ -41,6 +41,9 @@ awk -v hsts="${PORTAL_HSTS:-0}" '
     if (!found) { print "render-nginx.sh: _headers has no headers for /*" > "/dev/stderr"; exit 2 }
     print "proxy_hide_header Strict-Transport-Security;"
     if (hsts == "1") print "add_header Strict-Transport-Security \"max-age=31536000; includeSubDomains\" always;"
+    # One request id for every answer, the one nginx passes to the API (its log names it too).
+    print "proxy_hide_header X-Request-Id;"
+    print "add_header X-Request-Id $request_id always;"
   }
 ' "$headers" >"$out/portal-headers.conf"
 echo "Wrote $out/nginx.conf and $out/portal-headers.conf; start with: nginx -p $out -c nginx.conf -e stderr"

@@ -39,8 +39,16 @@ const TRANSPORT = new Set([
   'content-type',
 ]);
 
-const headersOf = (answer: Response) =>
-  Object.fromEntries([...answer.headers].filter(([name]) => !TRANSPORT.has(name)).sort(([a], [b]) => a.localeCompare(b)));
+/** Headers whose value is each request's own: present alike, compared apart. */
+const PER_REQUEST = new Set(['x-request-id']);
+
+const headersOf = (answer: Response): Record<string, string | boolean> =>
+  Object.fromEntries(
+    [...answer.headers]
+      .filter(([name]) => !TRANSPORT.has(name))
+      .map(([name, value]): [string, string | boolean] => [name, PER_REQUEST.has(name) ? /^[\w-]{16,}$/.test(value) : value])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 const entryScript = () => /\/assets\/index-[^"/]+\.js/.exec(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[0] ?? '';
 
