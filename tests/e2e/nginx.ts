@@ -55,7 +55,10 @@ export async function startNginx(distDir: string, apiUrl: string, { hsts = false
   };
   const rendered = spawnSync('sh', [path.join(root, 'deploy', 'render-nginx.sh'), prefix], { env, encoding: 'utf8' });
   if (rendered.status !== 0) throw new Error(`deploy/render-nginx.sh failed: ${rendered.stderr}`);
-  const nginx: ChildProcess = spawn(binary, ['-p', prefix, '-c', 'nginx.conf', '-e', 'stderr', '-g', 'daemon off;'], {
+  // Started by root, nginx's workers would run as nobody, who may not read a checkout in a private
+  // folder (a clone in mktemp -d's): here they run as the user who built dist/.
+  const directives = process.getuid?.() === 0 ? `daemon off; user ${os.userInfo().username};` : 'daemon off;';
+  const nginx: ChildProcess = spawn(binary, ['-p', prefix, '-c', 'nginx.conf', '-e', 'stderr', '-g', directives], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errors = '';
